@@ -1,0 +1,1 @@
+"""glossary-assistant: Russian GPU-glossary assistant (question → grounded answer)."""

