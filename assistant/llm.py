@@ -1,0 +1,395 @@
+"""messages → LLM text/tool calls over the OpenAI-compatible API."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from assistant.errors import GenerationError, LLMUnavailableError
+from assistant.settings import Settings
+
+log = logging.getLogger(__name__)
+
+_BACKOFF_S = 0.2  # first retry delay; doubles each attempt (connection errors only)
+_HEALTH_TIMEOUT_S = 2.0
+_BODY_SNIPPET = 300  # characters of an error body kept in exception messages
+
+
+@dataclass(frozen=True)
+class LLMToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LLMResponse:
+    text: str
+    tool_calls: list[LLMToolCall]
+    finish_reason: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class _Breaker:
+    """Consecutive-failure circuit breaker: closed → open (reset_s) → half-open (one trial)."""
+
+    def __init__(self, threshold: int, reset_s: float, clock: Callable[[], float]) -> None:
+        self._threshold = max(1, threshold)
+        self._reset_s = reset_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._failures = 0
+        self._opened_at: float | None = None
+        self._trial_in_flight = False
+
+    def _cooled(self) -> bool:
+        return self._opened_at is not None and self._clock() - self._opened_at >= self._reset_s
+
+    @property
+    def would_allow(self) -> bool:
+        with self._lock:
+            return self._opened_at is None or (self._cooled() and not self._trial_in_flight)
+
+    def acquire(self) -> None:
+        """Let a call through or raise LLMUnavailableError at once (no network touched)."""
+        with self._lock:
+            if self._opened_at is None:
+                return
+            if self._cooled() and not self._trial_in_flight:
+                self._trial_in_flight = True  # half-open: this call is the one trial
+                return
+        raise LLMUnavailableError("LLM circuit breaker is open")
+
+    def success(self) -> None:
+        with self._lock:
+            self._failures = 0
+            self._opened_at = None
+            self._trial_in_flight = False
+
+    def failure(self) -> None:
+        with self._lock:
+            self._failures += 1
+            if self._trial_in_flight or self._failures >= self._threshold:
+                if self._opened_at is None or self._trial_in_flight:
+                    log.warning("LLM circuit breaker opens for %.1f s", self._reset_s)
+                self._opened_at = self._clock()
+            self._trial_in_flight = False
+
+
+class ChatClient:
+    """Thread-safe client of one OpenAI-compatible endpoint (vLLM) with retries and a breaker.
+
+    Failures: LLMUnavailableError = unreachable, timed out, stream broken or breaker open;
+    GenerationError = bad HTTP status, malformed JSON, invalid tool-call arguments.
+    Breaker failures: LLMUnavailableError, 5xx and malformed bodies; a 4xx or a bad tool call
+    from a healthy server does not trip it.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._settings = settings
+        self._base = settings.llm_base_url.rstrip("/")
+        self._model = settings.llm_model
+        self._model_lock = threading.Lock()
+        self._breaker = _Breaker(settings.llm_breaker_failures, settings.llm_breaker_reset_s, clock)
+        self._secret = settings.llm_api_key.get_secret_value()
+        headers = {"Accept": "application/json"}
+        if self._secret:
+            headers["Authorization"] = f"Bearer {self._secret}"
+        self._http = httpx.Client(transport=transport, headers=headers, timeout=self._timeout(None))
+        self._sleep: Callable[[float], None] = time.sleep  # tests may replace
+
+    # -- public API ---------------------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        return bool(self._base) and self._breaker.would_allow
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | dict[str, Any] | None = None,
+        response_format: dict[str, Any] | None = None,
+        max_tokens: int = 400,
+        temperature: float = 0.2,
+        timeout_s: float | None = None,
+    ) -> LLMResponse:
+        """One chat completion; the whole call is bounded by timeout_s (default llm_timeout_s)."""
+        self._check_configured()
+        self._breaker.acquire()
+        deadline = time.monotonic() + self._timeout_value(timeout_s)
+        try:
+            payload = self._payload(messages, max_tokens, temperature, stream=False)
+            optional = {"tools": tools, "tool_choice": tool_choice}
+            optional["response_format"] = response_format
+            payload.update({k: v for k, v in optional.items() if v is not None})
+            body = self._post_json("/chat/completions", payload, timeout_s, deadline)
+        except LLMUnavailableError:
+            self._breaker.failure()
+            raise
+        return _parse_completion(body)
+
+    def stream(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        max_tokens: int = 400,
+        temperature: float = 0.2,
+        timeout_s: float | None = None,
+    ) -> Iterator[str]:
+        """Yield text deltas as they arrive (SSE). timeout_s bounds the wait for each chunk.
+
+        A generator: errors (breaker open included) surface on the first next().
+        """
+        self._check_configured()
+        self._breaker.acquire()
+        settled = False
+        try:
+            payload = self._payload(messages, max_tokens, temperature, stream=True)
+            request = self._request("POST", "/chat/completions", payload, timeout_s)
+            response = self._send(request)
+            try:
+                self._raise_for_status(response)
+                yield from _sse_deltas(response, self._url("/chat/completions"))
+            finally:
+                response.close()
+        except LLMUnavailableError:
+            settled = True
+            self._breaker.failure()
+            raise
+        except GenerationError:
+            settled = True  # accounting already done in _raise_for_status
+            raise
+        finally:
+            if not settled:
+                self._breaker.success()  # finished, or the consumer stopped early
+
+    def health(self) -> bool:
+        """GET /models with a short timeout; True if the server answers with a model list."""
+        if not self._base:
+            return False
+        try:
+            timeout = httpx.Timeout(_HEALTH_TIMEOUT_S, connect=min(1.0, _HEALTH_TIMEOUT_S))
+            response = self._http.get(self._url("/models"), timeout=timeout)
+            return response.status_code == 200 and isinstance(response.json().get("data"), list)
+        except Exception:  # health never raises
+            return False
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    def _check_configured(self) -> None:
+        if not self._base:
+            raise LLMUnavailableError("LLM is not configured (llm_base_url is empty)")
+
+    def _url(self, path: str) -> str:
+        return f"{self._base}{path}"
+
+    def _timeout_value(self, timeout_s: float | None) -> float:
+        return self._settings.llm_timeout_s if timeout_s is None else timeout_s
+
+    def _timeout(self, timeout_s: float | None) -> httpx.Timeout:
+        return httpx.Timeout(
+            self._timeout_value(timeout_s), connect=self._settings.llm_connect_timeout_s
+        )
+
+    def _payload(
+        self, messages: list[dict[str, Any]], max_tokens: int, temperature: float, *, stream: bool
+    ) -> dict[str, Any]:
+        return {
+            "model": self._model_name(),
+            "messages": messages,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "stream": stream,
+        }
+
+    def _model_name(self) -> str:
+        """llm_model, or the first model the server lists (asked once, then cached)."""
+        with self._model_lock:
+            if not self._model:
+                body = self._post_json("/models", None, None, None)
+                try:
+                    self._model = str(body["data"][0]["id"])
+                except (KeyError, IndexError, TypeError) as e:
+                    raise GenerationError("LLM /models lists no model") from e
+                log.info("LLM model discovered: %s", self._model)
+            return self._model
+
+    def _request(
+        self, method: str, path: str, payload: dict[str, Any] | None, timeout_s: float | None
+    ) -> httpx.Request:
+        return self._http.build_request(
+            method, self._url(path), json=payload, timeout=self._timeout(timeout_s)
+        )
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        """Send with retries on connection errors only; returns an unread (streaming) response."""
+        attempts = max(0, self._settings.llm_max_retries) + 1
+        for attempt in range(attempts):
+            try:
+                return self._http.send(request, stream=True)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+                if attempt + 1 >= attempts:
+                    msg = f"LLM unreachable at {request.url} after {attempts} attempts"
+                    raise LLMUnavailableError(f"{msg}: {type(e).__name__}") from e
+                delay = _BACKOFF_S * 2**attempt
+                log.info("LLM connect failed (%s), retry in %.2f s", type(e).__name__, delay)
+                self._sleep(delay)
+            except httpx.TimeoutException as e:
+                raise LLMUnavailableError(f"LLM timed out at {request.url}") from e
+            except httpx.HTTPError as e:
+                raise LLMUnavailableError(f"LLM transport error: {type(e).__name__}") from e
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _post_json(
+        self,
+        path: str,
+        payload: dict[str, Any] | None,
+        timeout_s: float | None,
+        deadline: float | None,
+    ) -> dict[str, Any]:
+        """GET (payload None) or POST; returns the decoded JSON object of a 2xx answer."""
+        method = "GET" if payload is None else "POST"
+        response = self._send(self._request(method, path, payload, timeout_s))
+        try:
+            raw = _read_body(response, deadline)
+        finally:
+            response.close()
+        self._raise_for_status(response, raw)
+        try:
+            body = json.loads(raw)
+            if not isinstance(body, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as e:
+            self._breaker.failure()
+            raise GenerationError(f"LLM returned malformed JSON: {raw[:80]!r}") from e
+        self._breaker.success()
+        return body
+
+    def _raise_for_status(self, response: httpx.Response, body: bytes | None = None) -> None:
+        """Bad status → GenerationError; a 5xx counts as a breaker failure, a 4xx does not."""
+        if response.status_code < 400:
+            return
+        if body is None:
+            try:
+                body = response.read()
+            except httpx.HTTPError:
+                body = b""
+        text = self._redact(body[:_BODY_SNIPPET].decode("utf-8", "replace"))
+        if response.status_code >= 500:
+            self._breaker.failure()
+        else:
+            self._breaker.success()  # the server is alive; the request was wrong
+        message = f"LLM answered HTTP {response.status_code} at {response.url}: {text}"
+        log.warning("%s", message)
+        raise GenerationError(message)
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret else text
+
+
+def _read_body(response: httpx.Response, deadline: float | None) -> bytes:
+    """Read a streaming body, enforcing the total deadline between chunks."""
+    chunks: list[bytes] = []
+    try:
+        for chunk in response.iter_bytes():
+            chunks.append(chunk)
+            if deadline is not None and time.monotonic() > deadline:
+                raise LLMUnavailableError(f"LLM answer exceeded its deadline at {response.url}")
+    except httpx.TimeoutException as e:
+        raise LLMUnavailableError(f"LLM timed out at {response.url}") from e
+    except httpx.HTTPError as e:
+        raise LLMUnavailableError(f"LLM connection broke: {type(e).__name__}") from e
+    return b"".join(chunks)
+
+
+def _sse_deltas(response: httpx.Response, url: str) -> Iterator[str]:
+    """Parse `data:` lines of an OpenAI SSE stream; a stream without [DONE] is broken."""
+    try:
+        for line in response.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                return
+            delta = _chunk_delta(data)
+            if delta:
+                yield delta
+    except httpx.TimeoutException as e:
+        raise LLMUnavailableError(f"LLM stream timed out at {url}") from e
+    except httpx.HTTPError as e:
+        raise LLMUnavailableError(f"LLM stream broke: {type(e).__name__}") from e
+    raise LLMUnavailableError(f"LLM stream ended without [DONE] at {url}")
+
+
+def _chunk_delta(data: str) -> str:
+    try:
+        chunk = json.loads(data)
+    except ValueError as e:
+        raise LLMUnavailableError(f"LLM stream sent malformed JSON: {data[:80]!r}") from e
+    if not isinstance(chunk, dict):
+        raise LLMUnavailableError("LLM stream chunk is not an object")
+    if "error" in chunk:
+        raise LLMUnavailableError(f"LLM stream error: {str(chunk['error'])[:_BODY_SNIPPET]}")
+    choices = chunk.get("choices") or []
+    if not choices:
+        return ""  # e.g. the usage-only chunk
+    content = (choices[0].get("delta") or {}).get("content")
+    return content if isinstance(content, str) else ""
+
+
+def _parse_completion(body: dict[str, Any]) -> LLMResponse:
+    try:
+        choice = body["choices"][0]
+        message = choice["message"]
+        usage = body.get("usage") or {}
+        return LLMResponse(
+            text=message.get("content") or "",
+            tool_calls=[_parse_tool_call(c) for c in message.get("tool_calls") or []],
+            finish_reason=str(choice.get("finish_reason") or ""),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        )
+    except (KeyError, IndexError, TypeError, AttributeError) as e:
+        raise GenerationError(f"LLM completion has an unexpected shape: {e!r}") from e
+
+
+def _parse_tool_call(call: dict[str, Any]) -> LLMToolCall:
+    function = call["function"]
+    raw = function.get("arguments")
+    if isinstance(raw, dict):
+        arguments: Any = raw
+    else:
+        try:
+            arguments = json.loads(raw or "{}")
+        except (TypeError, ValueError) as e:
+            raise GenerationError(f"tool call arguments are not JSON: {str(raw)[:80]!r}") from e
+    if not isinstance(arguments, dict):
+        raise GenerationError(f"tool call arguments are not an object: {str(raw)[:80]!r}")
+    return LLMToolCall(
+        id=str(call.get("id") or ""), name=str(function["name"]), arguments=arguments
+    )
