@@ -1,0 +1,123 @@
+"""`assistant index build`, `assistant search`, `assistant eval retrieval` → retrieval from the shell."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from assistant.cli import app, eval_app
+from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
+
+if TYPE_CHECKING:
+    from assistant.retrieval import HybridRetriever
+
+index_app = typer.Typer(help="Поисковый индекс глоссария.", no_args_is_help=True)
+app.add_typer(index_app, name="index")
+
+
+def _retriever() -> HybridRetriever:
+    from assistant.cli.progress import index_progress
+    from assistant.pipeline import build_retriever
+
+    with index_progress() as progress:
+        return build_retriever(settings(), progress=progress)
+
+
+@index_app.command("build")
+def index_build(
+    force: Annotated[bool, typer.Option("--force", help="Перестроить, даже если индекс свежий")] = False,
+) -> None:
+    """Построить (или проверить и переиспользовать) индекс: FAISS + BM25 + манифест."""
+    import time
+
+    from assistant.cli.progress import index_progress
+    from assistant.corpus import load_glossary
+    from assistant.embedding import load_embedder
+    from assistant.indexing import build_index, open_index, save_index
+
+    with user_errors(), index_progress() as progress:
+        s = settings()
+        glossary = load_glossary(s.corpus_dir)
+        embedder = load_embedder(s)
+        start = time.perf_counter()
+        if force:
+            index = build_index(glossary, embedder, ann_threshold=s.ann_threshold, progress=progress)
+            save_index(index, s.index_dir)
+            rebuilt = True
+        else:
+            index, rebuilt = open_index(
+                glossary, embedder, s.index_dir, ann_threshold=s.ann_threshold, progress=progress
+            )
+        took = time.perf_counter() - start
+    state = "построен" if rebuilt else "актуален, перестраивать не нужно"
+    m = index.manifest
+    console.print(
+        f"Индекс {state}: {m.chunks} фрагментов, модель {m.model_id}, размерность {m.dim}, "
+        f"{m.index_type}, {took:.1f} с → {s.index_dir}"
+    )
+
+
+def _print_hits(question: str, retriever: HybridRetriever, k: int, as_json: bool) -> None:
+    hits = retriever.search(question, k)
+    if as_json:
+        rows = [{"slug": h.slug, "title": h.title, "score": h.score} for h in hits]
+        typer.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for rank, hit in enumerate(hits, 1):
+        console.print(f"{rank}. [bold]{hit.title}[/bold] [dim]({hit.slug}, {hit.score:.4f})[/dim]")
+
+
+@app.command("search")
+def search(
+    question: Annotated[str | None, typer.Argument(help="Вопрос; «-» — по одному из stdin")] = None,
+    k: Annotated[int, typer.Option("--k", "-k", min=1, max=54, help="Сколько статей вернуть")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: [{slug, title, score}]")] = False,
+) -> None:
+    """Найти статьи глоссария по вопросу (без вопроса — интерактивный поиск)."""
+    with user_errors():
+        retriever = _retriever()
+        if question == "-":
+            for line in read_stdin_lines():
+                _print_hits(line, retriever, k, as_json)
+        elif question is not None:
+            if not question.strip():
+                err_console.print("[red]Пустой вопрос.[/red] Пример: assistant search \"что такое nvlink\"")
+                raise typer.Exit(2)
+            _print_hits(question, retriever, k, as_json)
+        else:
+            _interactive(retriever, k)
+
+
+def _interactive(retriever: HybridRetriever, k: int) -> None:
+    console.print("Поиск по глоссарию. Введите вопрос (пустая строка или Ctrl-D — выход).")
+    while True:
+        try:
+            question = console.input("[bold cyan]вопрос>[/bold cyan] ").strip()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return
+        if not question:
+            return
+        _print_hits(question, retriever, k, as_json=False)
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    dataset: Annotated[Path, typer.Option(help="JSONL с вопросами и gold-slug")] = Path(
+        "eval/retrieval.jsonl"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
+) -> None:
+    """Recall@1/3/5 и MRR@10: dense, BM25 и hybrid рядом, общий итог и по категориям."""
+    from assistant.eval_retrieval import evaluate, load_dataset, render_table
+
+    with user_errors():
+        rows = load_dataset(dataset)
+        report = evaluate(_retriever(), rows)
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        render_table(report, console)

@@ -1,0 +1,71 @@
+"""Raw Russian/English text → normalised tokens and lemmas for BM25 and alias matching."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+# Cyrillic letters that look like Latin ones: «hbm3е» typed with a Cyrillic «е» is still HBM3e.
+_CONFUSABLES = str.maketrans("авекмнорстухіё", "abekmhopctyxie")
+_WORD_RE = re.compile(r"[0-9a-zа-яё]+(?:[.,][0-9]+)?", re.IGNORECASE)
+_LATIN_RE = re.compile(r"[a-z]")
+_CYR_RE = re.compile(r"[а-яё]")
+
+# Function words that carry no topic; a small list beats a stemmer's generic one here.
+STOPWORDS = frozenset(
+    """
+    а без более бы был была были было быть в вам вас весь во вот все всё всего всех вы где да
+    даже для до его ее её если есть еще ещё же за здесь и из или им их к как какая какие каких
+    какой когда кто ли либо мне может можно мой мы на над надо наш не него нее неё нет ни них но
+    ну о об однако он она они оно от очень по под при про с со так также такой там те тем то того
+    тоже той только том ты у уже хотя чего чей чем что чтобы чье чья эта эти это этот я
+    себя свой который такое такая зачем почему сколько чём чем-то нибудь ли ль бы же
+    the a an of to in on for and or is are be what how why which with does do vs
+    """.split()
+)
+
+
+@lru_cache(maxsize=1)
+def _morph() -> Any:
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer()
+
+
+def fold(text: str) -> str:
+    """Lower-case and replace ё with е: the one spelling variation every query has."""
+    return text.lower().replace("ё", "е")
+
+
+def words(text: str) -> list[str]:
+    """Folded word tokens; a token mixing Latin and look-alike Cyrillic becomes Latin."""
+    out = []
+    for raw in _WORD_RE.findall(fold(text)):
+        if _LATIN_RE.search(raw) and _CYR_RE.search(raw):
+            raw = raw.translate(_CONFUSABLES)
+        out.append(raw)
+    return out
+
+
+@lru_cache(maxsize=65_536)
+def lemma(word: str) -> str:
+    """Russian words → dictionary form (pymorphy3); Latin acronyms and numbers stay intact."""
+    if not _CYR_RE.search(word):
+        return word
+    return str(_morph().parse(word)[0].normal_form).replace("ё", "е")
+
+
+def lemmas(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Text → lemmas for BM25, without stop words unless asked."""
+    out = []
+    for w in words(text):
+        lem = lemma(w)
+        if keep_stopwords or (lem not in STOPWORDS and w not in STOPWORDS):
+            out.append(lem)
+    return out
+
+
+def normalize_phrase(text: str) -> str:
+    """Phrase → space-joined lemmas (stop words kept) for whole-phrase alias matching."""
+    return " ".join(lemmas(text, keep_stopwords=True))
