@@ -1,0 +1,195 @@
+"""Price (per month or hour) + GPUs + duration → hourly/monthly price, GPU-hours, job cost, egress.
+
+Convention (glossary:gpu-hour): a month is 730 hours; hourly price per GPU = monthly price ÷ GPUs
+÷ 730; GPU-hours = GPUs × hours; job cost = GPU-hours × price per GPU-hour. Egress
+(glossary:egress): 20 TB/month included on single-GPU plans, 50 TB on 8-GPU servers, no egress
+fee, fair use. Prices in corpus/prices.yaml are examples only; every call may pass its own price.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from assistant.errors import ToolInputError
+from assistant.tools import catalog
+from assistant.tools.base import Computation, ToolInput
+from assistant.tools.fields import MAX_GPUS, GpuName
+from assistant.tools.units import NBSP, num, plural, usd
+
+DurationUnit = Literal["hours", "days", "weeks", "months", "years"]
+UNIT_RU = {
+    "hours": ("час", "часа", "часов"),
+    "days": ("сутки", "суток", "суток"),
+    "weeks": ("неделя", "недели", "недель"),
+    "months": ("месяц", "месяца", "месяцев"),
+    "years": ("год", "года", "лет"),
+}
+
+
+class CostInput(ToolInput):
+    gpu: GpuName | None = Field(default=None, description="GPU из каталога (для примера цены)")
+    gpus: int = Field(default=1, gt=0, le=MAX_GPUS, description="Число GPU")
+    price_month: float | None = Field(
+        default=None,
+        allow_inf_nan=False,
+        gt=0,
+        le=10_000_000,
+        description="Цена в месяц, $ (за GPU или за всё)",
+    )
+    price_hour: float | None = Field(
+        default=None,
+        allow_inf_nan=False,
+        gt=0,
+        le=100_000,
+        description="Цена в час, $ (за GPU или за всё)",
+    )
+    price_scope: Literal["per_gpu", "total"] = Field(
+        default="per_gpu", description="Цена указана за один GPU (per_gpu) или за все GPU (total)"
+    )
+    duration: float | None = Field(
+        default=None, allow_inf_nan=False, gt=0, le=100_000, description="Длительность"
+    )
+    duration_unit: DurationUnit = Field(default="hours", description="Единица длительности")
+    hours_per_month: float = Field(default=730, gt=0, le=744, description="Часов в месяце")
+    egress: bool = Field(default=False, description="Рассказать о включённом исходящем трафике")
+
+    @model_validator(mode="after")
+    def _check(self) -> CostInput:
+        if self.price_month is not None and self.price_hour is not None:
+            raise ToolInputError("Укажите одну цену — в месяц или в час, а не обе сразу.")
+        if self.duration is not None and self.hours() > 24 * 366 * 10:
+            raise ToolInputError("Слишком большая длительность: больше 10 лет.")
+        return self
+
+    def hours(self) -> float:
+        per = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": self.hours_per_month}
+        per["years"] = 12 * self.hours_per_month
+        return (self.duration or 0.0) * per[self.duration_unit]
+
+
+def _hourly(inp: CostInput) -> tuple[float | None, str, list[str]]:
+    """Price per GPU-hour, the Russian explanation, and assumptions."""
+    hpm = num(inp.hours_per_month)
+    n = inp.gpus if inp.price_scope == "total" else 1
+    split = f" ÷ {n} GPU" if n > 1 else ""
+    if inp.price_month is not None:
+        h = inp.price_month / n / inp.hours_per_month
+        return (
+            h,
+            (
+                f"{usd(inp.price_month)} в месяц — это примерно {usd(h)} за GPU-час "
+                f"({usd(inp.price_month)}{split} ÷ {hpm}{NBSP}ч)."
+            ),
+            [],
+        )
+    if inp.price_hour is not None:
+        h = inp.price_hour / n
+        m = h * inp.hours_per_month
+        return (
+            h,
+            (
+                f"{usd(inp.price_hour)} в час{split and ' за ' + str(n) + ' GPU'} — это "
+                f"{usd(m)} в месяц за GPU ({usd(h)} × {hpm}{NBSP}ч)."
+            ),
+            [],
+        )
+    if inp.gpu is not None:
+        ex = catalog.prices().example_month(inp.gpu)
+        if ex is not None:
+            h = ex.price_month_usd / inp.hours_per_month
+            name = catalog.gpus()[inp.gpu].name
+            return (
+                h,
+                (
+                    f"Для примера возьмём {name} за {usd(ex.price_month_usd)} в месяц — это около "
+                    f"{usd(h)} за GPU-час ({usd(ex.price_month_usd)} ÷ {hpm}{NBSP}ч)."
+                ),
+                [f"цена — пример из глоссария ({ex.source}), а не прайс-лист; подставьте свою"],
+            )
+    return None, "", []
+
+
+def egress_tb(gpus: int) -> float:
+    e = catalog.prices().egress
+    if gpus % 8 == 0:
+        return e.server_8gpu_tb_month * gpus / 8
+    return e.single_gpu_tb_month * gpus
+
+
+def _egress_text(gpus: int) -> str:
+    e = catalog.prices().egress
+    plan = "8-GPU-сервере" if gpus % 8 == 0 else "тарифе с одним GPU"
+    s = f"Исходящий трафик: {num(e.server_8gpu_tb_month if gpus % 8 == 0 else e.single_gpu_tb_month)}"
+    s += f"{NBSP}ТБ в месяц включено на {plan}"
+    if gpus not in (1, 8):
+        s += f" (всего около {num(egress_tb(gpus))}{NBSP}ТБ на {gpus} GPU)"
+    return s + ", без платы за исходящий трафик, при добросовестном использовании."
+
+
+def _duration_text(inp: CostInput) -> str:
+    d = inp.duration or 0.0
+    word = plural(d, *UNIT_RU[inp.duration_unit])
+    return f"{num(d)}{NBSP}{word}"
+
+
+def compute(inp: CostInput) -> Computation:
+    hpm = inp.hours_per_month
+    hourly, price_text, assumed = _hourly(inp)
+    values: dict[str, Any] = {"hours_per_month": hpm, "gpus": inp.gpus}
+    parts = [price_text] if price_text else []
+    if hourly is not None:
+        values["price_per_gpu_hour"] = round(hourly, 4)
+        values["price_per_gpu_month"] = round(hourly * hpm, 4)
+    if inp.duration is not None:
+        hours = inp.hours()
+        gpu_hours = inp.gpus * hours
+        values.update(hours=round(hours, 4), gpu_hours=round(gpu_hours, 4))
+        span = _duration_text(inp)
+        if inp.duration_unit != "hours":
+            span += f" = {num(hours)}{NBSP}ч"
+        gh = f"{num(gpu_hours)}{NBSP}{plural(gpu_hours, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
+        parts.append(f"{inp.gpus} GPU × {span} = {gh}.")
+        if hourly is not None:
+            cost = gpu_hours * hourly
+            values["job_cost"] = round(cost, 4)
+            parts.append(
+                f"По {usd(hourly)} за GPU-час это обойдётся примерно в {usd(cost)} ({gh} × {usd(hourly)})."
+            )
+    values["egress_tb_included"] = egress_tb(inp.gpus)
+    values["egress_fee"] = 0
+    if inp.egress or not parts:
+        parts.append(_egress_text(inp.gpus))
+    if hourly is not None or inp.duration_unit in ("months", "years"):
+        parts.append(f"Месяц считаем как {num(hpm)}{NBSP}часов — среднее число часов в месяце.")
+    assumed = [
+        f"месяц = {num(hpm)} часов (среднее число часов в месяце, как в глоссарии)",
+        *assumed,
+    ]
+    if hourly is not None and inp.gpus > 1:
+        scope = "за все GPU вместе" if inp.price_scope == "total" else "за один GPU"
+        assumed.append(f"цена указана {scope}")
+    if hourly is None and inp.duration is not None:
+        assumed.append("цена не указана — посчитаны только GPU-часы")
+    formula = (
+        "цена за GPU-час = цена в месяц ÷ число GPU ÷ 730; GPU-часы = GPU × часы; "
+        "стоимость = GPU-часы × цена за GPU-час"
+    )
+    unused = {"egress"} | (set() if inp.duration is not None else {"duration_unit"})
+    if hourly is None or inp.gpus == 1:
+        unused.add("price_scope")
+    return Computation(formula, values, " ".join(parts), assumed, {}, frozenset(unused))
+
+
+LABELS = {
+    "gpu": "GPU",
+    "gpus": "число GPU",
+    "price_month": "цена в месяц",
+    "price_hour": "цена в час",
+    "duration": "длительность",
+    "duration_unit": "единица длительности",
+    "hours_per_month": "часов в месяце",
+    "price_scope": "к чему относится цена",
+    "egress": "исходящий трафик",
+}

@@ -1,0 +1,285 @@
+"""Russian free text → calculator parameters (deterministic regular expressions, no LLM).
+
+    extract("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k") -> Extraction(
+        params={"model": "llama-3-70b", "precision": "fp8", "context_tokens": 32768},
+        intents={"vram"}, definitional=False, notes=["32k = 32 768 токенов"])
+
+Parameter keys (shared by all tools): model, params_b, precision, kv_precision, context_tokens,
+batch, gpu, gpus, price_month, price_hour, price_scope, duration, duration_unit, method,
+sharding, gib, egress. Intent words: vram, fit, training, cost.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.tools import catalog
+from assistant.tools.numbers import normalise
+
+NUM = r"(\d+(?:\.\d+)?)"
+GPU_MARK = "§g§"
+MONEY_MARK = "§m§"
+
+
+@dataclass
+class Extraction:
+    params: dict[str, Any] = field(default_factory=dict)
+    intents: set[str] = field(default_factory=set)
+    definitional: bool = False
+    price_words: bool = False  # «сколько стоит», «цена» — a price is needed
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- precision
+
+_PRECISION_PATTERNS = [
+    ("fp32", r"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?бит\w*"),
+    ("bf16", r"bf ?16|bfloat ?16|бф ?16|бфлоат\w*|brain float"),
+    ("fp16", r"fp ?16|float ?16|фп ?16|половинн\w* точност\w*|half precision|16[ -]?бит\w*"),
+    ("fp8", r"fp ?8|float ?8|фп ?8|e4m3|e5m2"),
+    ("int8", r"int ?8|инт ?8|q8\w*|8[ -]?бит\w*|восьмибит\w*"),
+    ("nf4", r"nf ?4|нф ?4"),
+    ("fp4", r"nvfp4|mxfp4|fp ?4|фп ?4"),
+    ("int4", r"int ?4|инт ?4|q4\w*|awq|gptq|4[ -]?бит\w*|четырехбит\w*"),
+]
+_KV_BEFORE = re.compile(r"(kv|кв|кэш\w*|кеш\w*|cache)[\s-]*(\w+\s+){0,2}$")
+
+
+def _precisions(t: str, out: Extraction) -> None:
+    found: list[tuple[int, str, bool]] = []
+    for name, pattern in _PRECISION_PATTERNS:
+        for m in re.finditer(rf"(?<![\w]){pattern}(?![\w])", t):
+            is_kv = bool(_KV_BEFORE.search(t[max(0, m.start() - 25) : m.start()]))
+            found.append((m.start(), name, is_kv))
+    found.sort()
+    weights = [n for _, n, kv in found if not kv]
+    kv = [n for _, n, k in found if k]
+    if weights:
+        out.params["precision"] = weights[0]
+        if len(dict.fromkeys(weights)) > 1:
+            out.params["compare_precisions"] = list(dict.fromkeys(weights))
+    if kv:
+        out.params["kv_precision"] = kv[0]
+
+
+# ---------------------------------------------------------------- model and size
+
+
+def _alias_spans(text: str, table: dict[str, Any]) -> tuple[Any, str] | None:
+    """Longest alias of any record found in `text` (norm'ed tokens) → (record, alias)."""
+    padded = f" {catalog.norm(text)} "
+    best: tuple[int, Any, str] | None = None
+    for item in table.values():
+        for alias in [item.id, *item.aliases]:
+            a = catalog.norm(alias)
+            if f" {a} " in padded and (best is None or len(a) > best[0]):
+                best = (len(a), item, a)
+    return (best[1], best[2]) if best else None
+
+
+def _model(raw: str, t: str, out: Extraction) -> str:
+    hit = _alias_spans(raw, catalog.models())
+    if hit:
+        out.params["model"] = hit[0].id
+        return t
+    for pattern, scale in (
+        (rf"{NUM} ?(?:b|bn|млрд\.?|миллиард\w*|billion)(?![\w])", 1.0),
+        (rf"{NUM} ?(?:t|трлн\.?|триллион\w*)(?= ?параметр)|{NUM}t(?![\w])", 1000.0),
+        (rf"{NUM} ?(?:m|млн\.?|миллион\w*) ?(?:параметр\w*)|{NUM}m(?![\w])", 0.001),
+        (rf"{NUM} ?(?:параметр\w*)", 1e-9),
+    ):
+        m = re.search(rf"(?<![\w.x]){pattern}", t)
+        if m:
+            value = float(next(g for g in m.groups() if g))
+            out.params["params_b"] = _clean(value * scale)
+            return t[: m.start()] + " " + t[m.end() :]
+    return t
+
+
+def _clean(v: float) -> float | int:
+    r = round(v, 6)
+    return int(r) if r == int(r) else r
+
+
+# ---------------------------------------------------------------- GPUs
+
+_COUNT_WORDS = r"(?:карт\w*|gpu|гпу|джипию|видеокарт\w*|ускорител\w*|штук\w*|шт\.?|гпушк\w*)"
+
+
+def _gpus(raw: str, t: str, out: Extraction) -> str:
+    hit = _alias_spans(raw, catalog.gpus())
+    if hit:
+        gpu, alias = hit
+        out.params["gpu"] = gpu.id
+        pattern = r"[\s-]*".join(re.escape(p) for p in alias.split())
+        t = re.sub(rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?", GPU_MARK, t, count=1)
+    m = (
+        re.search(rf"(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
+        or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
+        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}", t)
+        or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
+    )
+    if m:
+        out.params["gpus"] = int(m.group(1))
+    elif re.search(r"восьмигпу\w*|8[ -]?gpu[ -]?сервер\w*", t):
+        out.params["gpus"] = 8
+    return t
+
+
+# ---------------------------------------------------------------- money and duration
+
+_MONTH = r"(?:в|за|/|per|a) ?(?:мес\w*|month\w*|mo)\b|ежемесячн\w*|monthly"
+_HOUR = r"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:час\w*|ч\b|h\b|hr\w*|hour\w*)|почасов\w*|hourly"
+_DOLLAR = r"(?:\$|долл\w*|usd|бакс\w*|dollars?)"
+
+
+def _money(t: str, out: Extraction) -> str:
+    m = re.search(rf"(?:\$ ?{NUM}|{NUM} ?{_DOLLAR})", t)
+    if not m:
+        return t
+    value = float(m.group(1) or m.group(2))
+    after = t[m.end() : m.end() + 16]
+    before = t[max(0, m.start() - 14) : m.start()]
+    if re.match(rf"\s*(?:{_HOUR})", after) or re.search(rf"(?:{_HOUR})\s*$", before):
+        key, tail = "price_hour", re.match(rf"\s*(?:{_HOUR})", after)
+    elif re.match(rf"\s*(?:{_MONTH})", after) or re.search(rf"(?:{_MONTH})\s*$", before):
+        key, tail = "price_month", re.match(rf"\s*(?:{_MONTH})", after)
+    else:
+        key, tail = ("price_month" if value >= 100 else "price_hour"), None
+        period = "в месяц" if key == "price_month" else "в час"
+        out.notes.append(f"период цены не указан — считаем, что это цена {period}")
+    out.params[key] = _clean(value)
+    if re.search(r"за (?:весь |целый )?сервер|за все|в сумме|за (\d+ )?(?:карт|gpu|гпу)\w* вместе", t):
+        out.params["price_scope"] = "total"
+    end = m.end() + (tail.end() if tail else 0)
+    return t[: m.start()] + MONEY_MARK + t[end:]
+
+
+_DURATIONS = [
+    ("hours", r"час\w*|ч\b|h\b|hours?"),
+    ("days", r"сут\w*|дн\w*|день|days?"),
+    ("weeks", r"недел\w*|weeks?"),
+    ("months", r"месяц\w*|мес\b|months?"),
+    ("years", r"год\w*|лет\b|years?"),
+]
+_BARE = [
+    ("hours", r"(?:за|на|в течение) час\b"),
+    ("days", r"сутки|(?:за|на|в течение) (?:день|сутки)"),
+    ("weeks", r"(?:за|на|в течение|всю|целую) недел[юя]"),
+    ("months", r"(?:за|на|в течение|весь|целый) месяц\b"),
+    ("years", r"(?:за|на|в течение|весь|целый) год\b"),
+]
+
+
+def _duration(t: str, out: Extraction) -> None:
+    if re.search(r"полгода|пол года", t):
+        out.params.update(duration=6, duration_unit="months")
+        return
+    for unit, words in _DURATIONS:
+        m = re.search(rf"(?<![\w.]){NUM} ?(?:{words})(?![\w])", t)
+        if m and not _is_per(t, m.start()):
+            out.params.update(duration=_clean(float(m.group(1))), duration_unit=unit)
+            return
+    for unit, pattern in _BARE:
+        if re.search(rf"(?<![\w]){pattern}", t):
+            out.params.update(duration=1, duration_unit=unit)
+            return
+
+
+def _is_per(t: str, start: int) -> bool:
+    return bool(re.search(r"(?:токен\w*|запрос\w*) (?:в|за|/) ?$", t[max(0, start - 16) : start]))
+
+
+# ---------------------------------------------------------------- context and batch
+
+_POW2 = {2**k for k in range(1, 14)}
+
+
+def _tokens(value: float, suffix: str, out: Extraction) -> int:
+    if suffix in ("k", "к") and value in _POW2:
+        n = int(value) * 1024
+        out.notes.append(f"{int(value)}k понимаем как {n:,} токенов".replace(",", " "))
+        return n
+    if suffix.startswith(("k", "к", "тыс")):
+        return int(round(value * 1000))
+    if suffix.startswith(("m", "млн", "миллион")):
+        return int(round(value * 1_000_000))
+    return int(round(value))
+
+
+_SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
+
+
+def _context(t: str, out: Extraction) -> None:
+    patterns = [
+        rf"(?:контекст\w*|context|окн\w*|длин\w* контекст\w*)(?: \w+){{0,2}}? ?(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
+        rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
+        rf"{NUM} ?(k)\b ?(?:контекст\w*|context)",
+    ]
+    for p in patterns:
+        m = re.search(p, t)
+        if m:
+            suffix = (m.group(2) or "").strip(".")
+            out.params["context_tokens"] = _tokens(float(m.group(1)), suffix, out)
+            return
+
+
+_WHO = r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|последовательност\w*|поток\w*|чат\w*|диалог\w*|requests?)"
+
+
+def _batch(t: str, out: Extraction) -> None:
+    m = re.search(r"(?:батч\w*|batch(?: size)?|бач\w*)(?: размер\w*)? ?(?:в|=|:|из|на)? ?(\d+)", t)
+    m = m or re.search(rf"(\d+) (?:одновременн\w* |параллельн\w* )?{_WHO}(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))", t)
+    if m:
+        out.params["batch"] = int(m.group(1))
+
+
+# ---------------------------------------------------------------- method, sharding, flags
+
+
+def _training(t: str, out: Extraction) -> None:
+    if re.search(r"q ?lora|ку ?лора|кулора|qлора", t):
+        out.params["method"] = "qlora"
+    elif re.search(r"(?<![\w])(?:lora|лора|лору|лоры|лорой)(?![\w])", t):
+        out.params["method"] = "lora"
+    elif re.search(r"полн\w* (?:дообучени|файн|fine|обучени)\w*|full (?:fine|ft)\w*|full[ -]?finetun\w*|с нуля|претрейн\w*|pre ?train\w*", t):
+        out.params["method"] = "full"
+    m = re.search(r"(?:zero|зеро)[ -]?(?:stage ?|стади\w* ?)?([123])|(?:stage|стади\w*) ?([123]) ?(?:zero|зеро)", t)
+    if m:
+        out.params["sharding"] = f"zero{m.group(1) or m.group(2)}"
+    elif re.search(r"fsdp|фсдп", t):
+        out.params["sharding"] = "fsdp"
+
+
+def _flags(t: str, out: Extraction) -> None:
+    if re.search(r"(?<![\w])(?:гиб|gib|гибибайт\w*)(?![\w])", t):
+        out.params["gib"] = True
+    if re.search(r"трафик|egress|исходящ\w*|эгресс", t):
+        out.params["egress"] = True
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def extract(text: str) -> Extraction:
+    """All parameters and intent words found in one message (nothing carried over)."""
+    from assistant.tools import intent
+
+    out = Extraction()
+    t = normalise(text)
+    raw = t
+    t = _money(t, out)
+    t = _gpus(raw, t, out)
+    t = _model(raw, t, out)
+    _precisions(t, out)
+    _context(t, out)
+    _batch(t, out)
+    _duration(t, out)
+    _training(t, out)
+    _flags(t, out)
+    out.intents = intent.intents(t)
+    out.definitional = intent.definitional(t)
+    out.price_words = intent.price_words(raw)
+    return out
