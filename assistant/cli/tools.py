@@ -1,0 +1,155 @@
+"""`assistant vram|fit|cost|calc` and `assistant eval tools` → the deterministic calculators."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from assistant.cli import app, eval_app
+from assistant.cli.common import console, read_stdin_lines, user_errors
+
+_SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
+
+
+def _size_args(size: str | None) -> dict[str, Any]:
+    if not size:
+        return {}
+    m = _SIZE.match(size)
+    if m:
+        return {"params_b": float(m.group(1).replace(",", "."))}
+    return {"model": size}
+
+
+def _print_result(result: Any, as_json: bool) -> None:
+    from assistant.tools.render import result_text
+
+    if as_json:
+        typer.echo(json.dumps(result.model_dump(), ensure_ascii=False))
+    else:
+        console.print(result_text(result), highlight=False)
+
+
+def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+    with user_errors():
+        from assistant.tools.registry import get_tool
+
+        clean = {k: v for k, v in args.items() if v is not None}
+        _print_result(get_tool(tool).run(clean), as_json)
+
+
+@app.command("vram")
+def vram(
+    size: str = typer.Argument(None, help="Размер (70, 70B) или модель («llama 3 70b»)"),
+    precision: str = typer.Option(None, "--precision", "-p", help="bf16, fp8, fp4, int4…"),
+    context: int = typer.Option(None, "--context", "-c", help="Контекст, токенов"),
+    batch: int = typer.Option(None, "--batch", "-b", help="Одновременных запросов"),
+    kv_precision: str = typer.Option(None, "--kv-precision", help="Точность KV-кэша"),
+    quant_scales: bool = typer.Option(False, "--quant-scales", help="Учесть масштабы квантования"),
+    train: str = typer.Option(None, "--train", help="Обучение: full, lora или qlora"),
+    gpus: int = typer.Option(None, "--gpus", help="Число GPU (для обучения)"),
+    sharding: str = typer.Option(None, "--sharding", help="zero1, zero2, zero3, fsdp"),
+    gib: bool = typer.Option(False, "--gib", help="В ГиБ вместо ГБ"),
+    as_json: bool = typer.Option(False, "--json", help="JSON для программ"),
+) -> None:
+    """Сколько видеопамяти нужно модели: инференс или (с --train) обучение."""
+    args = _size_args(size)
+    if train:
+        args.update(method=train, gpus=gpus, sharding=sharding, gib=gib or None)
+        _run("vram_training", args, as_json)
+        return
+    args.update(precision=precision, context_tokens=context, batch=batch,
+                kv_precision=kv_precision, quant_scales=quant_scales or None, gib=gib or None)
+    _run("vram_inference", args, as_json)
+
+
+@app.command("fit")
+def fit(
+    size: str = typer.Argument(None, help="Размер (70B) или модель"),
+    precision: str = typer.Option(None, "--precision", "-p"),
+    gpu: str = typer.Option(None, "--gpu", "-g", help="GPU из каталога: h100, h200, b200…"),
+    gpus: int = typer.Option(None, "--gpus", "-n", help="Сколько таких GPU (1 или 8)"),
+    context: int = typer.Option(None, "--context", "-c"),
+    batch: int = typer.Option(None, "--batch", "-b"),
+    required_gb: float = typer.Option(None, "--need-gb", help="Готовая потребность, ГБ"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Поместится ли модель на GPU, сколько GPU нужно и какие GPU подходят."""
+    args = _size_args(size)
+    args.update(precision=precision, gpu=gpu, gpus=gpus, context_tokens=context, batch=batch,
+                required_gb=required_gb)
+    _run("gpu_fit", args, as_json)
+
+
+@app.command("cost")
+def cost(
+    price_month: float = typer.Option(None, "--price-month", "-m", help="Цена в месяц, $"),
+    price_hour: float = typer.Option(None, "--price-hour", "-h", help="Цена в час, $"),
+    gpu: str = typer.Option(None, "--gpu", "-g", help="GPU (для примера цены)"),
+    gpus: int = typer.Option(None, "--gpus", "-n", help="Число GPU"),
+    total: bool = typer.Option(False, "--total", help="Цена указана за все GPU вместе"),
+    hours: float = typer.Option(None, "--hours"),
+    days: float = typer.Option(None, "--days"),
+    weeks: float = typer.Option(None, "--weeks"),
+    months: float = typer.Option(None, "--months"),
+    egress: bool = typer.Option(False, "--egress", help="Показать включённый трафик"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Цена в месяц ↔ в час (730 ч в месяце), GPU-часы и стоимость задачи."""
+    args: dict[str, Any] = dict(price_month=price_month, price_hour=price_hour, gpu=gpu,
+                                gpus=gpus, egress=egress or None)
+    if total:
+        args["price_scope"] = "total"
+    for unit, value in (("hours", hours), ("days", days), ("weeks", weeks), ("months", months)):
+        if value is not None:
+            args.update(duration=value, duration_unit=unit)
+    _run("gpu_cost", args, as_json)
+
+
+@app.command("calc")
+def calc(
+    question: str = typer.Argument(..., help="Вопрос по-русски или «-» — вопросы из stdin"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Свободный вопрос: «сколько памяти нужно 70B в FP8» → расчёт."""
+    from assistant.tools.solve import solve
+
+    with user_errors():
+        lines = read_stdin_lines() if question == "-" else iter([question])
+        for line in lines:
+            out = solve(line)
+            if as_json:
+                typer.echo(json.dumps(out.model_dump(), ensure_ascii=False))
+            elif not out.is_numeric:
+                console.print("Это не вопрос для калькулятора — спросите глоссарий.")
+            else:
+                console.print(out.answer_ru, highlight=False)
+
+
+@eval_app.command("tools")
+def eval_tools(
+    path: Path = typer.Option(Path("eval/numeric.jsonl"), "--file", help="Набор вопросов"),
+    as_json: bool = typer.Option(False, "--json"),
+    show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
+) -> None:
+    """Точность извлечения параметров и правильность расчётов на eval/numeric.jsonl."""
+    from assistant.tools.evaluation import evaluate
+
+    with user_errors():
+        report = evaluate(path).as_dict()
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+        return
+    console.print(
+        f"Вопросов: {report['cases']}\n"
+        f"Извлечение параметров, точное совпадение: {report['extraction_exact']:.1%}\n"
+        f"Правильные результаты (при верном извлечении): {report['results_correct']:.1%} "
+        f"из {report['results_checked']}",
+        highlight=False,
+    )
+    if show:
+        for f in report["failures"]:
+            console.print(f"[yellow]{f['id']}[/yellow] {f['question']}\n  " + "\n  ".join(f["problems"]))
