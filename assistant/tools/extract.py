@@ -67,9 +67,25 @@ def _precisions(t: str, out: Extraction) -> None:
 # ---------------------------------------------------------------- model and size
 
 
+_FAMILIES = (
+    (r"л?лам\w*", "llama"),
+    (r"квен\w*", "qwen"),
+    (r"мистрал\w*", "mistral"),
+    (r"микстрал\w*", "mixtral"),
+    (r"дипсик\w*", "deepseek"),
+)
+
+
+def _families(text: str) -> str:
+    """Russian spellings of model families in any case form → Latin («лламе» → «llama»)."""
+    for pattern, latin in _FAMILIES:
+        text = re.sub(rf"(?<![\w]){pattern}", latin, text)
+    return text
+
+
 def _alias_spans(text: str, table: dict[str, Any]) -> tuple[Any, str] | None:
     """Longest alias of any record found in `text` (norm'ed tokens) → (record, alias)."""
-    padded = f" {catalog.norm(text)} "
+    padded = f" {catalog.norm(_families(text))} "
     best: tuple[int, Any, str] | None = None
     for item in table.values():
         for alias in [item.id, *item.aliases]:
@@ -118,7 +134,7 @@ def _gpus(raw: str, t: str, out: Extraction) -> str:
     m = (
         re.search(rf"(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
         or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
-        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}", t)
+        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
     )
     if m:
@@ -177,12 +193,19 @@ def _duration(t: str, out: Extraction) -> None:
     if re.search(r"полгода|пол года", t):
         out.params.update(duration=6, duration_unit="months")
         return
+    m = re.search(rf"(?<![\w.]){NUM} ?(?:gpu|гпу)[ -]?час\w*", t)
+    if m:  # «100 GPU-часов» = 100 hours of one GPU
+        out.params.update(duration=_clean(float(m.group(1))), duration_unit="hours")
+        return
     for unit, words in _DURATIONS:
         m = re.search(rf"(?<![\w.]){NUM} ?(?:{words})(?![\w])", t)
         if m and not _is_per(t, m.start()):
             out.params.update(duration=_clean(float(m.group(1))), duration_unit=unit)
             return
+    priced = "price_month" in out.params or "price_hour" in out.params
     for unit, pattern in _BARE:
+        if unit == "hours" and priced:  # «2 190 $ в месяц — сколько за час?» asks for a rate
+            continue
         if re.search(rf"(?<![\w]){pattern}", t):
             out.params.update(duration=1, duration_unit=unit)
             return
@@ -258,6 +281,9 @@ def _flags(t: str, out: Extraction) -> None:
         out.params["gib"] = True
     if re.search(r"трафик|egress|исходящ\w*|эгресс", t):
         out.params["egress"] = True
+    if re.search(r"масштаб\w* (?:коэффициент\w* )?квантован\w*|квантован\w* масштаб\w*|"
+                 r"quant\w* scales?|scales? overhead", t):
+        out.params["quant_scales"] = True
 
 
 # ---------------------------------------------------------------- entry point
