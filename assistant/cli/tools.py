@@ -61,8 +61,14 @@ def vram(
         args.update(method=train, gpus=gpus, sharding=sharding, gib=gib or None)
         _run("vram_training", args, as_json)
         return
-    args.update(precision=precision, context_tokens=context, batch=batch,
-                kv_precision=kv_precision, quant_scales=quant_scales or None, gib=gib or None)
+    args.update(
+        precision=precision,
+        context_tokens=context,
+        batch=batch,
+        kv_precision=kv_precision,
+        quant_scales=quant_scales or None,
+        gib=gib or None,
+    )
     _run("vram_inference", args, as_json)
 
 
@@ -79,8 +85,14 @@ def fit(
 ) -> None:
     """Поместится ли модель на GPU, сколько GPU нужно и какие GPU подходят."""
     args = _size_args(size)
-    args.update(precision=precision, gpu=gpu, gpus=gpus, context_tokens=context, batch=batch,
-                required_gb=required_gb)
+    args.update(
+        precision=precision,
+        gpu=gpu,
+        gpus=gpus,
+        context_tokens=context,
+        batch=batch,
+        required_gb=required_gb,
+    )
     _run("gpu_fit", args, as_json)
 
 
@@ -99,8 +111,9 @@ def cost(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Цена в месяц ↔ в час (730 ч в месяце), GPU-часы и стоимость задачи."""
-    args: dict[str, Any] = dict(price_month=price_month, price_hour=price_hour, gpu=gpu,
-                                gpus=gpus, egress=egress or None)
+    args: dict[str, Any] = dict(
+        price_month=price_month, price_hour=price_hour, gpu=gpu, gpus=gpus, egress=egress or None
+    )
     if total:
         args["price_scope"] = "total"
     for unit, value in (("hours", hours), ("days", days), ("weeks", weeks), ("months", months)):
@@ -131,7 +144,7 @@ def calc(
 
 @eval_app.command("tools")
 def eval_tools(
-    path: Path = typer.Option(Path("eval/numeric.jsonl"), "--file", help="Набор вопросов"),
+    path: str = typer.Option("eval/numeric.jsonl", "--file", help="Набор вопросов"),
     as_json: bool = typer.Option(False, "--json"),
     show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
 ) -> None:
@@ -139,7 +152,7 @@ def eval_tools(
     from assistant.tools.evaluation import evaluate
 
     with user_errors():
-        report = evaluate(path).as_dict()
+        report = evaluate(Path(path)).as_dict()
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
         return
@@ -152,4 +165,6 @@ def eval_tools(
     )
     if show:
         for f in report["failures"]:
-            console.print(f"[yellow]{f['id']}[/yellow] {f['question']}\n  " + "\n  ".join(f["problems"]))
+            console.print(
+                f"[yellow]{f['id']}[/yellow] {f['question']}\n  " + "\n  ".join(f["problems"])
+            )

@@ -16,7 +16,7 @@ from assistant.errors import ToolInputError
 from assistant.tools import catalog
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, GpuName
-from assistant.tools.units import NBSP, num, plural, usd
+from assistant.tools.units import NBSP, num, plural, sig, usd
 
 DurationUnit = Literal["hours", "days", "weeks", "months", "years"]
 UNIT_RU = {
@@ -121,7 +121,8 @@ def egress_tb(gpus: int) -> float:
 def _egress_text(gpus: int) -> str:
     e = catalog.prices().egress
     plan = "8-GPU-сервере" if gpus % 8 == 0 else "тарифе с одним GPU"
-    s = f"Исходящий трафик: {num(e.server_8gpu_tb_month if gpus % 8 == 0 else e.single_gpu_tb_month)}"
+    per_plan = e.server_8gpu_tb_month if gpus % 8 == 0 else e.single_gpu_tb_month
+    s = f"Исходящий трафик: {num(per_plan)}"
     s += f"{NBSP}ТБ в месяц включено на {plan}"
     if gpus not in (1, 8):
         s += f" (всего около {num(egress_tb(gpus))}{NBSP}ТБ на {gpus} GPU)"
@@ -140,12 +141,12 @@ def compute(inp: CostInput) -> Computation:
     values: dict[str, Any] = {"hours_per_month": hpm, "gpus": inp.gpus}
     parts = [price_text] if price_text else []
     if hourly is not None:
-        values["price_per_gpu_hour"] = round(hourly, 4)
-        values["price_per_gpu_month"] = round(hourly * hpm, 4)
+        values["price_per_gpu_hour"] = sig(hourly)
+        values["price_per_gpu_month"] = sig(hourly * hpm)
     if inp.duration is not None:
         hours = inp.hours()
         gpu_hours = inp.gpus * hours
-        values.update(hours=round(hours, 4), gpu_hours=round(gpu_hours, 4))
+        values.update(hours=sig(hours), gpu_hours=sig(gpu_hours))
         span = _duration_text(inp)
         if inp.duration_unit != "hours":
             span += f" = {num(hours)}{NBSP}ч"
@@ -153,9 +154,10 @@ def compute(inp: CostInput) -> Computation:
         parts.append(f"{inp.gpus} GPU × {span} = {gh}.")
         if hourly is not None:
             cost = gpu_hours * hourly
-            values["job_cost"] = round(cost, 4)
+            values["job_cost"] = sig(cost)
             parts.append(
-                f"По {usd(hourly)} за GPU-час это обойдётся примерно в {usd(cost)} ({gh} × {usd(hourly)})."
+                f"По {usd(hourly)} за GPU-час это обойдётся примерно в {usd(cost)} "
+                f"({gh} × {usd(hourly)})."
             )
     values["egress_tb_included"] = egress_tb(inp.gpus)
     values["egress_fee"] = 0

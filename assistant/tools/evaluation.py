@@ -71,7 +71,9 @@ def load(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as e:
             raise CorpusError([CorpusProblem(path.name, f"строка {i}", "-", str(e))]) from e
         if "question" not in case or "expect" not in case:
-            problem = CorpusProblem(path.name, str(case.get("id", i)), "question/expect", "нет поля")
+            problem = CorpusProblem(
+                path.name, str(case.get("id", i)), "question/expect", "нет поля"
+            )
             raise CorpusError([problem])
         cases.append(case)
     return cases

@@ -35,7 +35,10 @@ class Extraction:
 # ---------------------------------------------------------------- precision
 
 _PRECISION_PATTERNS = [
-    ("fp32", r"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?бит\w*"),
+    (
+        "fp32",
+        r"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?бит\w*",
+    ),
     ("bf16", r"bf ?16|bfloat ?16|бф ?16|бфлоат\w*|brain float"),
     ("fp16", r"fp ?16|float ?16|фп ?16|половинн\w* точност\w*|half precision|16[ -]?бит\w*"),
     ("fp8", r"fp ?8|float ?8|фп ?8|e4m3|e5m2"),
@@ -147,7 +150,10 @@ def _gpus(raw: str, t: str, out: Extraction) -> str:
 # ---------------------------------------------------------------- money and duration
 
 _MONTH = r"(?:в|за|/|per|a) ?(?:мес\w*|month\w*|mo)\b|ежемесячн\w*|monthly"
-_HOUR = r"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:час\w*|ч\b|h\b|hr\w*|hour\w*)|почасов\w*|hourly"
+_HOUR = (
+    r"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:час\w*|ч\b|h\b|hr\w*|hour\w*)"
+    r"|почасов\w*|hourly"
+)
 _DOLLAR = r"(?:\$|долл\w*|usd|бакс\w*|dollars?)"
 
 
@@ -167,7 +173,9 @@ def _money(t: str, out: Extraction) -> str:
         period = "в месяц" if key == "price_month" else "в час"
         out.notes.append(f"период цены не указан — считаем, что это цена {period}")
     out.params[key] = _clean(value)
-    if re.search(r"за (?:весь |целый )?сервер|за все|в сумме|за (\d+ )?(?:карт|gpu|гпу)\w* вместе", t):
+    if re.search(
+        r"за (?:весь |целый )?сервер|за все|в сумме|за (\d+ )?(?:карт|gpu|гпу)\w* вместе", t
+    ):
         out.params["price_scope"] = "total"
     end = m.end() + (tail.end() if tail else 0)
     return t[: m.start()] + MONEY_MARK + t[end:]
@@ -226,10 +234,10 @@ def _tokens(value: float, suffix: str, out: Extraction) -> int:
         out.notes.append(f"{int(value)}k понимаем как {n:,} токенов".replace(",", " "))
         return n
     if suffix.startswith(("k", "к", "тыс")):
-        return int(round(value * 1000))
+        return round(value * 1000)
     if suffix.startswith(("m", "млн", "миллион")):
-        return int(round(value * 1_000_000))
-    return int(round(value))
+        return round(value * 1_000_000)
+    return round(value)
 
 
 _SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
@@ -237,8 +245,9 @@ _SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
 
 def _context(t: str, out: Extraction) -> None:
     patterns = [
-        rf"(?:контекст\w*|context|окн\w*|длин\w* контекст\w*)(?: \w+){{0,2}}? ?(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
-        rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
+        rf"(?:контекст\w*|context|окн\w*|длин\w* контекст\w*)(?: \w+){{0,2}}? ?"
+        rf"(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
+        rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?!\w)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
         rf"{NUM} ?(k)\b ?(?:контекст\w*|context)",
     ]
     for p in patterns:
@@ -249,12 +258,19 @@ def _context(t: str, out: Extraction) -> None:
             return
 
 
-_WHO = r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|последовательност\w*|поток\w*|чат\w*|диалог\w*|requests?)"
+_WHO = (
+    r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|"
+    r"последовательност\w*|поток\w*|чат\w*|диалог\w*|requests?)"
+)
 
 
 def _batch(t: str, out: Extraction) -> None:
     m = re.search(r"(?:батч\w*|batch(?: size)?|бач\w*)(?: размер\w*)? ?(?:в|=|:|из|на)? ?(\d+)", t)
-    m = m or re.search(rf"(\d+) (?:одновременн\w* |параллельн\w* )?{_WHO}(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))", t)
+    m = m or re.search(
+        rf"(\d+) (?:одновременн\w* |параллельн\w* )?{_WHO}(?!\w)"
+        r"(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))",
+        t,
+    )
     if m:
         out.params["batch"] = int(m.group(1))
 
@@ -267,9 +283,17 @@ def _training(t: str, out: Extraction) -> None:
         out.params["method"] = "qlora"
     elif re.search(r"(?<![\w])(?:lora|лора|лору|лоры|лорой)(?![\w])", t):
         out.params["method"] = "lora"
-    elif re.search(r"полн\w* (?:дообучени|файн|fine|обучени)\w*|full (?:fine|ft)\w*|full[ -]?finetun\w*|с нуля|претрейн\w*|pre ?train\w*", t):
+    elif re.search(
+        r"полн\w* (?:дообучени|файн|fine|обучени)\w*|full (?:fine|ft)\w*|full[ -]?finetun\w*|"
+        r"с нуля|претрейн\w*|pre ?train\w*",
+        t,
+    ):
         out.params["method"] = "full"
-    m = re.search(r"(?:zero|зеро)[ -]?(?:stage ?|стади\w* ?)?([123])|(?:stage|стади\w*) ?([123]) ?(?:zero|зеро)", t)
+    m = re.search(
+        r"(?:zero|зеро)[ -]?(?:stage ?|стади\w* ?)?([123])"
+        r"|(?:stage|стади\w*) ?([123]) ?(?:zero|зеро)",
+        t,
+    )
     if m:
         out.params["sharding"] = f"zero{m.group(1) or m.group(2)}"
     elif re.search(r"fsdp|фсдп", t):
@@ -281,8 +305,11 @@ def _flags(t: str, out: Extraction) -> None:
         out.params["gib"] = True
     if re.search(r"трафик|egress|исходящ\w*|эгресс", t):
         out.params["egress"] = True
-    if re.search(r"масштаб\w* (?:коэффициент\w* )?квантован\w*|квантован\w* масштаб\w*|"
-                 r"quant\w* scales?|scales? overhead", t):
+    if re.search(
+        r"масштаб\w* (?:коэффициент\w* )?квантован\w*|квантован\w* масштаб\w*|"
+        r"quant\w* scales?|scales? overhead",
+        t,
+    ):
         out.params["quant_scales"] = True
 
 

@@ -1,4 +1,4 @@
-"""Shared input fields and validators: precision / model / GPU names → canonical ids (or ToolInputError)."""
+"""Shared input fields: precision / model / GPU names → canonical ids (or ToolInputError)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ PRECISIONS: list[str] = list(PRECISION_BYTES)
 
 
 def precision_field(default: str, description: str) -> Any:
-    return Field(default=default, description=description, json_schema_extra={"enum": PRECISIONS})
+    extra: dict[str, Any] = {"enum": list(PRECISIONS)}
+    return Field(default=default, description=description, json_schema_extra=extra)
 
 
 Precision = Annotated[str, AfterValidator(_precision)]

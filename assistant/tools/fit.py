@@ -1,4 +1,4 @@
-"""Inference configuration (+ GPU, GPU count) → fits or not, GPUs needed with tensor parallelism, fitting GPUs.
+"""Inference config (+ GPU, count) → fits or not, GPUs needed with tensor parallelism, fitting GPUs.
 
 The need is the inference estimate of memory.py (weights + KV cache + 10–30 % overhead) or an
 explicit `required_gb`. With tensor parallelism over N GPUs every GPU holds 1/N of the weights and
@@ -19,7 +19,7 @@ from assistant.tools import catalog, memory
 from assistant.tools.base import Computation
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.memory import InferenceInput
-from assistant.tools.units import NBSP, gb_text, num, plural, to_gb
+from assistant.tools.units import NBSP, gb_text, num, plural, sig, to_gb
 
 SERVER_GPUS = 8
 
@@ -106,8 +106,8 @@ def _for_gpu(inp: FitInput, low: float, high: float) -> tuple[dict[str, Any], st
         "gpu": g.id,
         "gpu_memory_gb": g.memory_gb,
         "gpus": n,
-        "per_gpu_low_gb": round(low / n, 4),
-        "per_gpu_high_gb": round(high / n, 4),
+        "per_gpu_low_gb": sig(low / n),
+        "per_gpu_high_gb": sig(high / n),
         "verdict": state,
         "fits": state == "fits",
         "gpus_needed": need_n,
@@ -117,7 +117,7 @@ def _for_gpu(inp: FitInput, low: float, high: float) -> tuple[dict[str, Any], st
 
 
 def _catalogue(low: float, high: float) -> tuple[list[dict[str, Any]], str]:
-    options = []
+    options: list[dict[str, Any]] = []
     for g in sorted(catalog.gpus().values(), key=lambda x: x.memory_gb):
         options.append(
             {
@@ -148,7 +148,7 @@ def compute(inp: FitInput) -> Computation:
     if inp.gpus is not None and inp.gpu is None:
         raise ToolInputError("Укажите, какие GPU: например, «8 × H100».")
     low, high, need_text = _need(inp)
-    values: dict[str, Any] = {"need_low_gb": round(low, 4), "need_high_gb": round(high, 4)}
+    values: dict[str, Any] = {"need_low_gb": sig(low), "need_high_gb": sig(high)}
     options, catalogue_text = _catalogue(low, high)
     values["options"] = options
     values["fitting_gpus"] = [o["gpu"] for o in options if o["gpus_needed"] == 1]

@@ -1,4 +1,4 @@
-"""Normalised Russian question → which calculation it asks for (vram / fit / training / cost) or none.
+"""Normalised Russian question → the calculation it asks for (vram/fit/training/cost) or none.
 
 Word lists only, no model: a definition question («что такое FP8?», «чем HBM отличается от
 GDDR7») is `definitional` and must not go to the calculators unless it also carries numbers to

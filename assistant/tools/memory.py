@@ -1,6 +1,6 @@
 """Model size + precision (+ context, batch) → inference VRAM: weights, KV cache, 10–30 % overhead.
 
-    weights  = parameters × bytes per parameter            (FP32 4, BF16/FP16 2, FP8/INT8 1, 4-bit 0,5)
+    weights  = parameters × bytes per parameter   (FP32 4, BF16/FP16 2, FP8/INT8 1, 4-bit 0,5)
     KV cache = 2 × layers × KV heads × head dim × bytes × context tokens × concurrent sequences
                (MLA models such as DeepSeek-V3: layers × latent dim × bytes × tokens × sequences)
     total    = (weights + KV cache) × (1 + 10…30 %)        glossary:vram
@@ -34,6 +34,7 @@ from assistant.tools.units import (
     gb_text,
     num,
     plural,
+    sig,
     to_gb,
 )
 
@@ -167,9 +168,9 @@ def kv_formula_text(inp: InferenceInput, bd: Breakdown) -> str:
         reqs = f"{inp.batch} {plural(inp.batch, 'запрос', 'запроса', 'запросов')}"
         tail = f"{tokens_text(inp.context_tokens)} × {reqs} × {bytes_text(kvb)} в {label}"
     s = bd.kv
-    if s.latent_dim:
-        return f"{s.layers} {plural(s.layers, 'слой', 'слоя', 'слоёв')} × {s.latent_dim} (MLA) × {tail}"
     layers = f"{s.layers} {plural(s.layers, 'слой', 'слоя', 'слоёв')}"
+    if s.latent_dim:
+        return f"{layers} × {s.latent_dim} (MLA) × {tail}"
     heads = f"{s.kv_heads} KV-{plural(s.kv_heads, 'голова', 'головы', 'голов')}"
     return f"{layers} × {heads} × {s.head_dim} × 2 × {tail}"
 
@@ -179,7 +180,8 @@ def tokens_text(n: int) -> str:
 
 
 def _sequences(batch: int) -> str:
-    return f"{batch} {plural(batch, 'одновременный запрос', 'одновременных запроса', 'одновременных запросов')}"
+    word = plural(batch, "одновременный запрос", "одновременных запроса", "одновременных запросов")
+    return f"{batch} {word}"
 
 
 def range_text(low_gb: float, high_gb: float, gib: bool) -> str:
@@ -198,7 +200,8 @@ def describe(inp: InferenceInput, bd: Breakdown) -> tuple[str, list[str]]:
     label = PRECISION_LABEL[inp.precision]
     who = f"{catalog.models()[inp.model].name}, " if inp.model and inp.params_b is None else ""
     first = (
-        f"Примерно {gb_text(to_gb(bd.weights_b, g), g)} под веса: {who}{params_text(bd.params_b)} × "
+        f"Примерно {gb_text(to_gb(bd.weights_b, g), g)} под веса: "
+        f"{who}{params_text(bd.params_b)} × "
         f"{bytes_text(bd.bytes_per_param)} ({label})."
     )
     parts = [first]
@@ -215,7 +218,8 @@ def describe(inp: InferenceInput, bd: Breakdown) -> tuple[str, list[str]]:
         )
     else:
         parts.append(
-            f"С запасом {num(lo)}–{num(hi)}{NBSP}% на KV-кэш и служебные расходы выходит около {total}."
+            f"С запасом {num(lo)}–{num(hi)}{NBSP}% на KV-кэш и служебные расходы "
+            f"выходит около {total}."
         )
     return " ".join(parts), assumptions(inp, bd)
 
@@ -243,10 +247,10 @@ def compute(inp: InferenceInput) -> Computation:
     values: dict[str, float | int | str | bool | list[object] | None] = {
         "params_b": bd.params_b,
         "bytes_per_param": bd.bytes_per_param,
-        "weights_gb": round(to_gb(bd.weights_b, g), 4),
-        "kv_cache_gb": round(to_gb(bd.kv_b, g), 4),
-        "total_low_gb": round(to_gb(bd.low, g), 4),
-        "total_high_gb": round(to_gb(bd.high, g), 4),
+        "weights_gb": sig(to_gb(bd.weights_b, g)),
+        "kv_cache_gb": sig(to_gb(bd.kv_b, g)),
+        "total_low_gb": sig(to_gb(bd.low, g)),
+        "total_high_gb": sig(to_gb(bd.high, g)),
         "unit": "GiB" if g else "GB",
     }
     derived: dict[str, object] = {"params_b": bd.params_b}

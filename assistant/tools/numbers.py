@@ -2,9 +2,9 @@
 
     normalise("Восемь Н100, 2 190 $, 7,5 млрд")  →  "8 h100, 2190 $, 7.5 млрд"
 
-Steps: lower-case, ё→е; Cyrillic look-alikes inside tokens with digits/Latin (Н100 → h100, 32к → 32k,
-fр8 → fp8); number words (восемь, двух, семьдесят пять, полтора, трое) → digits; thousands groups
-(«2 190», «$2,190») joined; decimal comma (7,5) → point.
+Steps: lower-case, ё→е; Cyrillic look-alikes inside tokens with digits/Latin
+(Н100 → h100, 32к → 32k, fр8 → fp8); number words (восемь, двух, семьдесят пять, полтора,
+трое) → digits; thousands groups («2 190», «$2,190») joined; decimal comma (7,5) → point.
 """
 
 from __future__ import annotations
@@ -100,7 +100,13 @@ def words_to_digits(text: str) -> str:
                 out.append(tok)
             continue
         v = WORDS.get(tok)
-        if v is not None and acc is not None and _magnitude(v) < last_mag and v < 100 and acc % 1 == 0:
+        if (
+            v is not None
+            and acc is not None
+            and _magnitude(v) < last_mag
+            and v < 100
+            and acc % 1 == 0
+        ):
             acc += v
             last_mag = _magnitude(v) if v >= 20 else 1
             continue
@@ -124,10 +130,16 @@ def _fmt(v: float) -> str:
 
 def join_groups(text: str) -> str:
     """«2 190» / «2 190» / «$2,190» → «2190»; «7,5» → «7.5»."""
-    text = re.sub(r"(?<![\d.,])(\d{1,3})(?:[ \u00a0\u202f](\d{3}))+(?![\w.,])",
-                  lambda m: re.sub(r"[ \u00a0\u202f]", "", m.group(0)), text)
-    text = re.sub(r"(?<![\d.,])([1-9]\d{0,2})(?:,(\d{3}))+(?![\d,]|\.\d)",
-                  lambda m: m.group(0).replace(",", ""), text)
+    text = re.sub(
+        r"(?<![\d.,])(\d{1,3})(?:[ \u00a0\u202f](\d{3}))+(?![\w.,])",
+        lambda m: re.sub(r"[ \u00a0\u202f]", "", m.group(0)),
+        text,
+    )
+    text = re.sub(
+        r"(?<![\d.,])([1-9]\d{0,2})(?:,(\d{3}))+(?![\d,]|\.\d)",
+        lambda m: m.group(0).replace(",", ""),
+        text,
+    )
     return re.sub(r"(?<=\d),(?=\d)", ".", text)
 
 

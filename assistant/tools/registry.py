@@ -1,10 +1,11 @@
-"""Tool names → Tool objects: the calculators offered to the engine, the HTTP API, the CLI and the LLM.
+"""Tool names → Tool objects: calculators for the engine, the HTTP API, the CLI and the LLM.
 
 Interface (stable; the answer engine is built against it):
 
     all_tools() -> list[Tool]           vram_inference, vram_training, gpu_fit, gpu_cost
     get_tool(name) -> Tool              unknown name → ToolInputError
-    openai_tools() -> list[dict]        [{"type": "function", "function": {name, description, parameters}}]
+    openai_tools() -> list[dict]        [{"type": "function",
+                                          "function": {name, description, parameters}}]
     Tool.name / .description (Russian) / .parameters (JSON schema)
     Tool.run(arguments: dict) -> ToolResult   validates; invalid input → ToolInputError (Russian)
 

@@ -1,7 +1,7 @@
 """NumericOutcome / ToolResult → Russian answer text and compact CLI output.
 
-    answer_text(outcome) -> str   summary sentences + «Допущения: …» + «Расчёт: …», or, when a
-                                  parameter is missing, the side-by-side figures and one question.
+answer_text(outcome) -> str   summary sentences + «Допущения: …» + «Расчёт: …», or, when a
+                              parameter is missing, the side-by-side figures and one question.
 """
 
 from __future__ import annotations
@@ -69,5 +69,6 @@ def answer_text(outcome: NumericOutcome) -> str:
         if outcome.results:
             return side_by_side(outcome)
         return outcome.clarify_question or ""
-    return "\n\n".join(result_text(r, outcome.notes_ru if i == 0 else None)
-                       for i, r in enumerate(outcome.results))
+    return "\n\n".join(
+        result_text(r, outcome.notes_ru if i == 0 else None) for i, r in enumerate(outcome.results)
+    )

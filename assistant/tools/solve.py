@@ -8,7 +8,7 @@ Interface (stable; the answer engine is built against it):
     outcome.arguments         tool arguments (explicit + carried; tool defaults are not included)
     outcome.missing           e.g. ["precision"]; then `clarify_question` is one Russian question
     outcome.defaults          names of tool inputs that were defaulted (from the first result)
-    outcome.results           list[ToolResult]; for a missing precision: BF16 / FP8 / FP4 side by side
+    outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
     outcome.params            carry into the next turn: solve("а в FP8?", carried=outcome.params)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
@@ -115,16 +115,20 @@ def arguments_for(tool: str, merged: dict[str, Any]) -> dict[str, Any]:
 
 def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]:
     out: list[str] = []
-    if tool in ("vram_inference", "gpu_fit", "vram_training") and not _has(args, *SIZE):
-        if not (tool == "gpu_fit" and "required_gb" in args):
-            out.append("params_b")
+    sized = tool in ("vram_inference", "gpu_fit", "vram_training")
+    if sized and not _has(args, *SIZE, "required_gb"):
+        out.append("params_b")
     if tool == "gpu_fit" and "gpus" in args and "gpu" not in args:
         out.append("gpu")
     if tool == "gpu_cost" and not _has(args, "price_month", "price_hour"):
         example = args.get("gpu") and catalog.prices().example_month(args["gpu"])
         if not example and (price_asked or not _has(args, "duration", "egress")):
             out.append("price")
-    if tool in ("vram_inference", "gpu_fit") and "precision" not in args and "required_gb" not in args:
+    if (
+        tool in ("vram_inference", "gpu_fit")
+        and "precision" not in args
+        and "required_gb" not in args
+    ):
         out.append("precision")
     return out
 
@@ -163,7 +167,9 @@ def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
     return outcome
 
 
-def _results(tool: str, args: dict[str, Any], missing: list[str], ex: Extraction) -> list[ToolResult]:
+def _results(
+    tool: str, args: dict[str, Any], missing: list[str], ex: Extraction
+) -> list[ToolResult]:
     t = get_tool(tool)
     if missing == ["precision"]:
         return [t.run({**args, "precision": p}) for p in SIDE_BY_SIDE]

@@ -1,4 +1,4 @@
-"""Model size + method (full / LoRA / QLoRA) + sharding → training VRAM per GPU (without activations).
+"""Model size + method (full/LoRA/QLoRA) + sharding → training VRAM per GPU, without activations.
 
 Full fine-tuning with Adam in mixed precision (glossary:mixed-precision) ≈ 16 bytes per parameter:
     BF16 weights 2 + BF16 gradients 2 + FP32 master copy 4 + two FP32 Adam moments 4 + 4.
@@ -21,7 +21,7 @@ from assistant.tools import catalog
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, MAX_PARAMS_B, GpuName, ModelName
 from assistant.tools.memory import params_text
-from assistant.tools.units import NBSP, gb_text, num, to_gb
+from assistant.tools.units import NBSP, gb_text, num, sig, to_gb
 
 Method = Literal["full", "lora", "qlora"]
 Sharding = Literal["none", "zero1", "zero2", "zero3", "fsdp"]
@@ -58,7 +58,9 @@ class TrainingInput(ToolInput):
     lora_trainable_pct: float = Field(
         default=1.0, gt=0, le=100, description="Доля обучаемых параметров адаптеров LoRA, %"
     )
-    gpu: GpuName | None = Field(default=None, description="GPU из каталога — проверить, поместится ли")
+    gpu: GpuName | None = Field(
+        default=None, description="GPU из каталога — проверить, поместится ли"
+    )
     gib: bool = Field(default=False, description="Показывать в ГиБ")
 
     @model_validator(mode="after")
@@ -132,11 +134,11 @@ def describe(inp: TrainingInput, bd: TrainBreakdown) -> tuple[str, list[str]]:
     if inp.method != "full":
         assumed.insert(1, f"обучается {num(inp.lora_trainable_pct)}{NBSP}% параметров (адаптеры)")
     if inp.gpu is not None:
-        g = catalog.gpus()[inp.gpu]
+        card = catalog.gpus()[inp.gpu]
         need = to_gb(bd.per_gpu_total)
-        where = f"одну {g.name}" if inp.gpus == 1 else f"каждую из {inp.gpus} × {g.name}"
-        verdict = "поместится" if need <= g.memory_gb else "не поместится"
-        s += f" На {where} ({gb_text(g.memory_gb)}) {verdict} — без учёта активаций."
+        where = f"одну {card.name}" if inp.gpus == 1 else f"каждую из {inp.gpus} × {card.name}"
+        verdict = "поместится" if need <= card.memory_gb else "не поместится"
+        s += f" На {where} ({gb_text(card.memory_gb)}) {verdict} — без учёта активаций."
     if inp.sharding != "none" and inp.gpus == 1:
         assumed.append("на одном GPU шардирование ничего не экономит")
     return s, assumed
@@ -147,25 +149,27 @@ def compute(inp: TrainingInput) -> Computation:
     g = inp.gib
     values: dict[str, float | int | str | bool | list[object] | None] = {
         "params_b": bd.params_b,
-        "bytes_per_param": round(bd.total / (bd.params_b * 1e9), 4),
-        "total_gb": round(to_gb(bd.total, g), 4),
-        "per_gpu_gb": round(to_gb(bd.per_gpu_total, g), 4),
-        "weights_gb": round(to_gb(bd.per_gpu["weights"], g), 4),
-        "gradients_gb": round(to_gb(bd.per_gpu["grads"], g), 4),
-        "optimizer_gb": round(to_gb(bd.per_gpu["master"] + bd.per_gpu["moments"], g), 4),
+        "bytes_per_param": sig(bd.total / (bd.params_b * 1e9)),
+        "total_gb": sig(to_gb(bd.total, g)),
+        "per_gpu_gb": sig(to_gb(bd.per_gpu_total, g)),
+        "weights_gb": sig(to_gb(bd.per_gpu["weights"], g)),
+        "gradients_gb": sig(to_gb(bd.per_gpu["grads"], g)),
+        "optimizer_gb": sig(to_gb(bd.per_gpu["master"] + bd.per_gpu["moments"], g)),
         "unit": "GiB" if g else "GB",
     }
     if inp.gpu is not None:
-        g = catalog.gpus()[inp.gpu]
-        values.update(gpu=g.id, gpu_memory_gb=g.memory_gb)
-        values["fits"] = to_gb(bd.per_gpu_total) <= g.memory_gb
+        card = catalog.gpus()[inp.gpu]
+        values.update(gpu=card.id, gpu_memory_gb=card.memory_gb)
+        values["fits"] = to_gb(bd.per_gpu_total) <= card.memory_gb
     summary, assumed = describe(inp, bd)
     formula = (
         "на GPU = Σ частей (веса, градиенты, мастер-копия, моменты Adam); "
         "шардированные части делятся на число GPU (ZeRO-1: оптимизатор, ZeRO-2: + градиенты, "
         "ZeRO-3/FSDP: + веса)"
     )
-    unused = {"model", "params_b", "gpu"} | ({"lora_trainable_pct"} if inp.method == "full" else set())
+    unused = {"model", "params_b", "gpu"} | (
+        {"lora_trainable_pct"} if inp.method == "full" else set()
+    )
     return Computation(
         formula, values, summary, assumed, {"params_b": bd.params_b}, frozenset(unused)
     )

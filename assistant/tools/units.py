@@ -115,3 +115,8 @@ def plural(n: float, one: str, few: str, many: str) -> str:
     if 2 <= k % 10 <= 4 and not 12 <= k % 100 <= 14:
         return few
     return many
+
+
+def sig(x: float) -> float:
+    """Round to 10 significant digits: clean JSON without losing precision (1/730 stays exact)."""
+    return float(f"{x:.10g}")
