@@ -150,4 +150,5 @@ def normalise(text: str) -> str:
     t = words_to_digits(t)
     t = join_groups(t)
     t = re.sub(r"(?<=\d)x(?=[a-zа-я])", " x ", t)  # 8xh100 → 8 x h100
+    t = re.sub(r"(?<=\d)б(?![\w])", "b", t)  # 70б → 70b (Cyrillic б for B)
     return re.sub(r"[ \t]+", " ", t).strip()

@@ -44,6 +44,8 @@ def test_normalise(text: str, expected: str) -> None:
         ("70В", {"params_b": 70}),  # Cyrillic В
         ("Llama 3 70B", {"model": "llama-3-70b"}),
         ("лама 3 70b", {"model": "llama-3-70b"}),
+        ("лламу 70б", {"model": "llama-3-70b"}),
+        ("70б", {"params_b": 70}),
         ("qwen2.5-72b-instruct", {"model": "qwen2.5-72b"}),
         ("DeepSeek V3", {"model": "deepseek-v3"}),
         ("mixtral 8x7b", {"model": "mixtral-8x7b"}),
