@@ -20,13 +20,13 @@ class BM25Index:
         vocab: dict[str, int] = {}
         rows, cols, tfs = [], [], []
         for i, doc in enumerate(docs):
-            for term, tf in Counter(doc).items():
+            for term, count in Counter(doc).items():
                 rows.append(i)
                 cols.append(vocab.setdefault(term, len(vocab)))
-                tfs.append(tf)
+                tfs.append(count)
         n = len(docs)
         lengths = np.array([len(d) for d in docs], dtype=np.float64)
-        avg = lengths.mean() if n else 1.0
+        avg = float(lengths.mean()) if n else 1.0
         tf = np.asarray(tfs, dtype=np.float64)
         row_idx = np.asarray(rows, dtype=np.int64)
         df = np.bincount(np.asarray(cols, dtype=np.int64), minlength=len(vocab))

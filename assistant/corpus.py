@@ -188,7 +188,9 @@ def load_glossary(corpus_dir: Path) -> Glossary:
             continue
         if entry.slug in files:
             first = files[entry.slug].name
-            problems.append(_problem(path, entry.slug, "slug", f"повторяющийся slug (уже в {first})"))
+            problems.append(
+                _problem(path, entry.slug, "slug", f"повторяющийся slug (уже в {first})")
+            )
             continue
         files[entry.slug] = path
         entries.append(entry)

@@ -1,18 +1,18 @@
 """Error tree of the assistant: typed failures inside → one Russian message per channel.
 
-    AssistantError                      base; every error carries a Russian `user_message`
-    ├── ConfigError                     bad settings or environment
-    ├── CorpusError                     glossary/catalogue files invalid (list of CorpusProblem)
-    ├── IndexError_                     index missing, stale or unreadable
-    │   └── StaleIndexError             manifest does not match corpus/model and rebuild disabled
-    ├── EmbeddingError                  model cannot be loaded or converted
-    ├── ToolError                       calculator failure
-    │   ├── ToolInputError              invalid argument (zero, negative, absurd, unknown GPU…)
-    │   └── MissingParameterError       a required argument is absent (engine asks a question)
-    ├── GenerationError                 answer generation failed
-    │   ├── LLMUnavailableError         server unreachable, timed out, or circuit open
-    │   └── GroundingError              answer failed citation/number checks
-    └── InputError                      user input rejected at an edge (empty, too long…)
+AssistantError                      base; every error carries a Russian `user_message`
+├── ConfigError                     bad settings or environment
+├── CorpusError                     glossary/catalogue files invalid (list of CorpusProblem)
+├── IndexError_                     index missing, stale or unreadable
+│   └── StaleIndexError             manifest does not match corpus/model and rebuild disabled
+├── EmbeddingError                  model cannot be loaded or converted
+├── ToolError                       calculator failure
+│   ├── ToolInputError              invalid argument (zero, negative, absurd, unknown GPU…)
+│   └── MissingParameterError       a required argument is absent (engine asks a question)
+├── GenerationError                 answer generation failed
+│   ├── LLMUnavailableError         server unreachable, timed out, or circuit open
+│   └── GroundingError              answer failed citation/number checks
+└── InputError                      user input rejected at an edge (empty, too long…)
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class CorpusError(AssistantError):
         super().__init__(f"найдено проблем в данных: {len(self.problems)}\n{lines}")
 
 
-class IndexError_(AssistantError):  # noqa: N801 - avoid shadowing builtins.IndexError
+class IndexError_(AssistantError):
     user_message = "Поисковый индекс недоступен. Попробуйте позже."
 
 

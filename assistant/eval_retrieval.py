@@ -62,10 +62,15 @@ def reciprocal_rank(ranked: Sequence[str], gold: Sequence[str], k: int = 10) -> 
 def _metrics(ranked_lists: list[list[str]], rows: list[EvalRow]) -> dict[str, float]:
     n = max(len(rows), 1)
     out = {
-        f"recall@{k}": sum(recall_at(r, row.gold, k) for r, row in zip(ranked_lists, rows, strict=True)) / n
+        f"recall@{k}": sum(
+            recall_at(r, row.gold, k) for r, row in zip(ranked_lists, rows, strict=True)
+        )
+        / n
         for k in CUTOFFS
     }
-    out["mrr@10"] = sum(reciprocal_rank(r, row.gold) for r, row in zip(ranked_lists, rows, strict=True)) / n
+    out["mrr@10"] = (
+        sum(reciprocal_rank(r, row.gold) for r, row in zip(ranked_lists, rows, strict=True)) / n
+    )
     return {k: round(v, 4) for k, v in out.items()}
 
 
@@ -84,7 +89,12 @@ def evaluate(retriever: HybridRetriever, rows: list[EvalRow]) -> dict[str, Any]:
             sub = _metrics([ranked[mode][i] for i in idx], [rows[i] for i in idx])
             report["categories"].setdefault(cat, {"n": len(idx)})[mode] = sub
     report["misses"] = [
-        {"id": row.id, "question": row.question, "gold": list(row.gold), "top3": ranked["hybrid"][i][:3]}
+        {
+            "id": row.id,
+            "question": row.question,
+            "gold": list(row.gold),
+            "top3": ranked["hybrid"][i][:3],
+        }
         for i, row in enumerate(rows)
         if recall_at(ranked["hybrid"][i], row.gold, 3) < 1.0
     ]
@@ -104,10 +114,16 @@ def render_table(report: dict[str, Any], console: Console) -> None:
         cells = []
         for mode in MODES:
             m = data[mode]
-            cells += [f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['recall@5']:.3f}", f"{m['mrr@10']:.3f}"]
+            cells += [
+                f"{m['recall@1']:.3f}",
+                f"{m['recall@3']:.3f}",
+                f"{m['recall@5']:.3f}",
+                f"{m['mrr@10']:.3f}",
+            ]
         table.add_row(name, str(n), *cells)
     console.print(table)
     if report["misses"]:
         console.print(f"[dim]Промахи hybrid@3: {len(report['misses'])}[/dim]")
         for miss in report["misses"][:30]:
-            console.print(f"[dim]  {miss['id']}: {miss['question']} → {miss['top3']} (gold {miss['gold']})[/dim]")
+            line = f"{miss['id']}: {miss['question']} → {miss['top3']} (gold {miss['gold']})"
+            console.print(f"[dim]  {line}[/dim]")

@@ -23,7 +23,7 @@ from assistant.text import lemmas
 if TYPE_CHECKING:
     from assistant.embedding import Embedder
 
-CHUNKING_VERSION = "entry+sentences-v1"
+CHUNKING_VERSION = "entry+sentences-v3"
 MANIFEST = "manifest.json"
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ«])")
 ProgressFn = Callable[[int, int], None]
@@ -36,6 +36,17 @@ class Chunk:
     slug: str
     kind: str  # "entry" | "sentence"
     text: str
+    header: str = ""  # the entry's names; counted once in BM25 so long alias lists don't dominate
+
+    @property
+    def full_text(self) -> str:
+        return f"{self.header} {self.text}".strip()
+
+    def bm25_terms(self) -> list[str]:
+        """BM25 sees whole entries only: short sentence chunks would win on length alone."""
+        if self.kind == "sentence":
+            return []
+        return list(dict.fromkeys(lemmas(self.header))) + lemmas(self.text)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -51,7 +62,7 @@ def make_chunks(entries: Sequence[Entry]) -> list[Chunk]:
     """One chunk per entry (names + text) and one per sentence (title + sentence)."""
     chunks: list[Chunk] = []
     for e in entries:
-        chunks.append(Chunk(e.slug, "entry", f"{entry_header(e)} {e.text}"))
+        chunks.append(Chunk(e.slug, "entry", e.text, header=entry_header(e)))
         for sentence in split_sentences(e.text):
             chunks.append(Chunk(e.slug, "sentence", f"{e.title}: {sentence}"))
     return chunks
@@ -100,6 +111,7 @@ def make_faiss_index(vectors: np.ndarray, ann_threshold: int) -> Any:
     import faiss
 
     dim = vectors.shape[1]
+    index: Any
     if len(vectors) > ann_threshold:
         index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = 80
@@ -121,7 +133,9 @@ def embed_chunks(
     return np.vstack(parts).astype(np.float32)
 
 
-def expected_manifest(glossary: Glossary, embedder: Embedder, n_chunks: int, index_type: str) -> Manifest:
+def expected_manifest(
+    glossary: Glossary, embedder: Embedder, n_chunks: int, index_type: str
+) -> Manifest:
     return Manifest(
         corpus_digest=glossary.digest,
         model_id=embedder.model_id,
@@ -142,11 +156,13 @@ def build_index(
     extra_chunks: Sequence[Chunk] = (),
 ) -> SearchIndex:
     chunks = (*make_chunks(glossary.entries), *extra_chunks)
-    vectors = embed_chunks(embedder, [c.text for c in chunks], progress)
+    vectors = embed_chunks(embedder, [c.full_text for c in chunks], progress)
     faiss_index = make_faiss_index(vectors, ann_threshold)
-    bm25 = BM25Index.build([lemmas(c.text) for c in chunks])
+    bm25 = BM25Index.build([c.bm25_terms() for c in chunks])
     kind = "hnsw" if len(chunks) > ann_threshold else "flat"
-    return SearchIndex(expected_manifest(glossary, embedder, len(chunks), kind), chunks, faiss_index, bm25)
+    return SearchIndex(
+        expected_manifest(glossary, embedder, len(chunks), kind), chunks, faiss_index, bm25
+    )
 
 
 def save_index(index: SearchIndex, directory: Path) -> None:

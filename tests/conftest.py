@@ -1,0 +1,52 @@
+"""Shared fixtures: the real glossary, the real embedding model, a real index built once per run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from assistant.settings import ROOT, Settings
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(scope="session")
+def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("session")
+
+
+@pytest.fixture(scope="session")
+def settings(session_dir: Path) -> Settings:
+    """Real corpus and model; index and database in a per-run temp folder."""
+    return Settings(
+        corpus_dir=ROOT / "corpus",
+        index_dir=session_dir / "index",
+        db_path=session_dir / "assistant.sqlite3",
+        llm_base_url="",
+        _env_file=None,  # type: ignore[call-arg]
+    )
+
+
+@pytest.fixture(scope="session")
+def glossary(settings: Settings):  # type: ignore[no-untyped-def]
+    from assistant.corpus import load_glossary
+
+    return load_glossary(settings.corpus_dir)
+
+
+@pytest.fixture(scope="session")
+def embedder(settings: Settings):  # type: ignore[no-untyped-def]
+    from assistant.embedding import load_embedder
+
+    return load_embedder(settings)
+
+
+@pytest.fixture(scope="session")
+def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untyped-def]
+    from assistant.indexing import open_index
+    from assistant.retrieval import HybridRetriever
+
+    index, _ = open_index(glossary, embedder, settings.index_dir)
+    return HybridRetriever(glossary, index, embedder)
