@@ -50,8 +50,34 @@ class Turn(BaseModel):
     slugs: list[str] = Field(default_factory=list)
 
 
+class Evidence(BaseModel):
+    """The exact glossary sentences an answer used, per cited entry (for the agent helper)."""
+
+    slug: str
+    title: str
+    url: str
+    sentences: list[str]
+
+
+class AnswerMeta(BaseModel):
+    """Engine-internal facts about an answer; not part of the public JSON object."""
+
+    question: str = ""  # the condensed, self-contained question actually answered
+    params: dict[str, Any] = Field(default_factory=dict)  # numeric params to carry to next turn
+    slugs: list[str] = Field(default_factory=list)  # entries in the retrieved context
+    evidence: list[Evidence] = Field(default_factory=list)
+    confidence: Literal["high", "medium", "low"] = "medium"
+    handoff: bool = False  # "передать специалисту": the glossary does not cover it
+    fallback_reason: str = ""  # why the embedded generator answered instead of the LLM
+    grounding_violations: int = 0  # caught (and repaired) before the answer left the engine
+    latency_ms: float = 0.0
+
+
 class Answer(BaseModel):
-    """What the engine returns and every channel renders; identical to `assistant ask --json`."""
+    """What the engine returns and every channel renders; identical to `assistant ask --json`.
+
+    `meta` is excluded from `model_dump()`/JSON: the public object has exactly the six fields.
+    """
 
     answer: str
     citations: list[Citation] = Field(default_factory=list)
@@ -59,6 +85,7 @@ class Answer(BaseModel):
     refused: bool = False
     route: Route
     generator: str
+    meta: AnswerMeta = Field(default_factory=AnswerMeta, exclude=True)
 
 
 class StreamEvent(BaseModel):
