@@ -31,11 +31,10 @@ from assistant.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(os.environ.get("VLLM_VENV", ROOT / ".venv-vllm"))
-MODEL_DIR = Path(
-    os.environ.get(
-        "VLLM_MODEL_DIR", Path.home() / ".cache" / "glossary-assistant" / "gemma3-270m-hf"
-    )
+CACHE_DIR = Path(
+    os.environ.get("GLOSSARY_CACHE_DIR", Path.home() / ".cache" / "glossary-assistant")
 )
+MODEL_DIR = Path(os.environ.get("VLLM_MODEL_DIR", CACHE_DIR / "gemma3-270m-hf"))
 LOG_DIR = ROOT / "test-output" / "vllm"
 START_TIMEOUT_S = float(os.environ.get("VLLM_START_TIMEOUT_S", "420"))
 SERVED_NAME = "gemma3-270m"
