@@ -1,0 +1,57 @@
+"""(pipeline, settings, repository) → the FastAPI app: chat, SSE, OpenAI-compat, agent, widget.
+
+    app = create_app(build_pipeline(settings), settings, open_repository(settings))
+    uvicorn.run(app, host=settings.host, port=settings.port)
+
+Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions (OpenAI), /v1/feedback,
+/v1/suggest (agent key), GET /v1/sessions/{id}, /healthz, /readyz, /metrics, /docs;
+static pages: / (demo with the widget), /agent, /widget.js, /widget.css. See docs/http.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from assistant.api import agent, chat, health, openai, pages
+from assistant.api.errors import install_error_handlers
+from assistant.api.limits import BodyLimitMiddleware, RateLimiter
+from assistant.api.metrics import Metrics, MetricsMiddleware
+from assistant.api.service import ChatService
+from assistant.settings import Settings
+from assistant.storage import Repository
+
+if TYPE_CHECKING:
+    from assistant.pipeline import Pipeline
+
+
+def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -> FastAPI:
+    """Compose routers, middleware and shared state; owns nothing heavy itself."""
+    app = FastAPI(
+        title="FullGPU glossary assistant",
+        description="Ответы по глоссарию FullGPU с источниками и калькуляторами.",
+        version="0.1.0",
+    )
+    metrics = Metrics()
+    app.state.settings = settings
+    app.state.metrics = metrics
+    app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
+    app.state.service = ChatService(pipeline, settings, repository, metrics)
+    install_error_handlers(app)
+    for router in (chat.router, openai.router, agent.router, health.router, pages.router):
+        app.include_router(router)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=list(settings.cors_origins),
+        allow_methods=["GET", "POST"],
+        allow_headers=["Content-Type"],
+        max_age=600,
+    )
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    return app
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,114 @@
+"""Exceptions in a request → JSON `{"error": {"code", "message"}}` with a Russian message."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from assistant.errors import (
+    AssistantError,
+    ConfigError,
+    CorpusError,
+    EmbeddingError,
+    IndexError_,
+    InputError,
+    LLMUnavailableError,
+    ToolError,
+)
+
+log = logging.getLogger("assistant.api")
+
+_HTTP_MESSAGES = {
+    400: ("bad_request", "Некорректный запрос."),
+    401: ("unauthorized", "Нужен ключ доступа."),
+    403: ("forbidden", "Доступ запрещён."),
+    404: ("not_found", "Не найдено."),
+    405: ("method_not_allowed", "Метод не поддерживается."),
+    413: ("payload_too_large", "Слишком большой запрос."),
+    429: ("rate_limited", "Слишком много запросов. Подождите немного и повторите."),
+}
+
+
+class ApiError(Exception):
+    """An expected failure at the edge: status, machine code, Russian message, extra headers."""
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}")
+        self.status, self.code, self.message = status, code, message
+        self.headers = headers or {}
+
+
+def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
+    return {"error": {"code": code, "message": message}}
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(error_body(code, message), status_code=status, headers=headers)
+
+
+def assistant_error_status(exc: AssistantError) -> tuple[int, str]:
+    """Which HTTP status and code an engine failure becomes."""
+    if isinstance(exc, InputError):
+        return 422, "invalid_input"
+    if isinstance(exc, ToolError):
+        return 422, "calculation_failed"
+    if isinstance(exc, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
+        return 503, "unavailable"
+    if isinstance(exc, ConfigError):
+        return 503, "misconfigured"
+    return 500, "internal_error"
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "Некорректный запрос."
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    if first.get("type") == "json_invalid":
+        return "Тело запроса — не корректный JSON."
+    return f"Некорректное поле «{where or 'тело'}»: проверьте тип и обязательные поля."
+
+
+async def _on_api_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+async def _on_assistant_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AssistantError)
+    status, code = assistant_error_status(exc)
+    log.warning("assistant error %s: %s", code, type(exc).__name__)
+    return error_response(status, code, exc.user_message)
+
+
+async def _on_validation(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(422, "invalid_request", _validation_message(exc))
+
+
+async def _on_http(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code, message = _HTTP_MESSAGES.get(exc.status_code, ("http_error", "Ошибка запроса."))
+    return error_response(exc.status_code, code, message, dict(exc.headers or {}))
+
+
+async def _on_unexpected(_: Request, exc: Exception) -> JSONResponse:
+    log.error("unhandled %s in request", type(exc).__name__, exc_info=exc)
+    return error_response(500, "internal_error", AssistantError.user_message)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(AssistantError, _on_assistant_error)
+    app.add_exception_handler(RequestValidationError, _on_validation)
+    app.add_exception_handler(StarletteHTTPException, _on_http)
+    app.add_exception_handler(Exception, _on_unexpected)

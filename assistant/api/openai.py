@@ -1,0 +1,121 @@
+"""OpenAI-compatible `POST /v1/chat/completions` (plain and `stream: true`) over the engine.
+
+The last user message is the question and earlier messages are the history, so any OpenAI SDK
+or chat UI can use the assistant as a "model". Citations and calculator results travel in
+extra top-level fields (`citations`, `glossary`) that OpenAI clients ignore.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from assistant.api.chat import limit
+from assistant.api.errors import ApiError, assistant_error_status, error_body
+from assistant.api.models import CompletionRequest, OpenAIMessage
+from assistant.api.service import ChatService, Prepared, Stored
+from assistant.api.sse import SSE_HEADERS, EventStream, sse
+from assistant.errors import AssistantError
+from assistant.schema import Turn
+
+router = APIRouter(prefix="/v1", tags=["openai"])
+MODEL = "glossary-assistant"
+
+
+def _text(message: OpenAIMessage) -> str:
+    if isinstance(message.content, list):  # content parts: keep the text ones
+        return "".join(str(p.get("text", "")) for p in message.content if p.get("type") == "text")
+    return message.content or ""
+
+
+def split_messages(messages: list[OpenAIMessage]) -> tuple[str, list[Turn]]:
+    """Last user message → the question; earlier user/assistant messages → history."""
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    if last_user < 0:
+        raise ApiError(422, "invalid_request", "Нужно хотя бы одно сообщение с role=user.")
+    history = [
+        Turn(role=m.role, content=_text(m))  # type: ignore[arg-type]
+        for m in messages[:last_user]
+        if m.role in ("user", "assistant") and _text(m).strip()
+    ]
+    return _text(messages[last_user]), history
+
+
+def _extras(stored: Stored) -> dict[str, Any]:
+    public = stored.answer.model_dump()
+    return {
+        "citations": public["citations"],
+        "glossary": {
+            "tool_calls": public["tool_calls"],
+            "refused": public["refused"],
+            "route": public["route"],
+            "generator": public["generator"],
+            "message_id": stored.message_id,
+        },
+    }
+
+
+def _completion(stored: Stored, model: str) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{stored.message_id}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": stored.answer.answer},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        **_extras(stored),
+    }
+
+
+@router.post("/chat/completions", summary="OpenAI-совместимый чат (stream: true — SSE)")
+async def completions(body: CompletionRequest, request: Request) -> Any:
+    limit(request)
+    service: ChatService = request.app.state.service
+    question, history = split_messages(body.messages)
+    prepared = await service.prepare(question, None, channel="openai", history=history)
+    model = body.model or MODEL
+    if body.stream:
+        return EventStream(_chunks(service, prepared, model), headers=SSE_HEADERS)
+    return _completion(await service.answer(prepared), model)
+
+
+def _chunk(
+    cid: str,
+    model: str,
+    delta: dict[str, Any],
+    finish: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    body = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    return sse(None, {**body, **(extra or {})})
+
+
+async def _chunks(service: ChatService, prepared: Prepared, model: str) -> AsyncIterator[str]:
+    cid = f"chatcmpl-{prepared.question_id}"
+    yield _chunk(cid, model, {"role": "assistant", "content": ""})
+    try:
+        async for event in service.events(prepared):
+            if event.kind == "delta":
+                yield _chunk(cid, model, {"content": event.text})
+            elif event.answer is not None:
+                stored = await service.store(prepared, event.answer)
+                yield _chunk(cid, model, {}, "stop", _extras(stored))
+    except AssistantError as e:
+        _, code = assistant_error_status(e)
+        yield sse(None, error_body(code, e.user_message))
+    yield sse(None, "[DONE]")

@@ -1,0 +1,116 @@
+"""Question + session → stored question, engine answer (worker thread), stored answer, metrics."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
+
+from anyio import to_thread
+
+from assistant.api.errors import ApiError
+from assistant.api.metrics import Metrics
+from assistant.pipeline import Pipeline
+from assistant.schema import Answer, StreamEvent, Turn
+from assistant.settings import Settings
+from assistant.storage import Repository
+
+log = logging.getLogger("assistant.api")
+HISTORY_TURNS = 10
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated question whose text is already stored."""
+
+    session_id: str
+    question_id: str
+    message: str
+    history: list[Turn]
+
+
+@dataclass(frozen=True)
+class Stored:
+    answer: Answer
+    session_id: str
+    message_id: str
+
+
+class ChatService:
+    """The glue every HTTP channel shares; blocking work always runs off the event loop."""
+
+    def __init__(
+        self, pipeline: Pipeline, settings: Settings, repo: Repository, metrics: Metrics
+    ) -> None:
+        self.pipeline, self.settings, self.repo, self.metrics = pipeline, settings, repo, metrics
+
+    def validate(self, message: str) -> str:
+        text = message.strip()
+        if not text:
+            raise ApiError(422, "empty_message", "Пустое сообщение: напишите вопрос.")
+        limit = self.settings.max_message_chars
+        if len(text) > limit:
+            raise ApiError(
+                422,
+                "message_too_long",
+                f"Сообщение слишком длинное ({len(text)} символов, максимум {limit}).",
+            )
+        return text
+
+    async def prepare(
+        self,
+        message: str,
+        session_id: str | None,
+        channel: str = "web",
+        history: Sequence[Turn] | None = None,
+    ) -> Prepared:
+        """Validate, resolve the session (unknown id → a new one), store the question first."""
+        text = self.validate(message)
+        return await to_thread.run_sync(self._prepare, text, session_id, channel, history)
+
+    def _prepare(
+        self, text: str, session_id: str | None, channel: str, history: Sequence[Turn] | None
+    ) -> Prepared:
+        if not session_id or not self.repo.conversation_exists(session_id):
+            session_id = self.repo.get_or_create_conversation(channel, None)
+        turns = (
+            list(history) if history is not None else self.repo.history(session_id, HISTORY_TURNS)
+        )
+        question_id = self.repo.add_user_message(session_id, text)
+        return Prepared(session_id, question_id, text, turns)
+
+    async def answer(self, prepared: Prepared) -> Stored:
+        answer = await to_thread.run_sync(self.pipeline.answer, prepared.message, prepared.history)
+        return await self.store(prepared, answer)
+
+    async def store(self, prepared: Prepared, answer: Answer) -> Stored:
+        self.metrics.observe_answer(answer)
+        message_id = await to_thread.run_sync(self._store, prepared, answer)
+        return Stored(answer, prepared.session_id, message_id)
+
+    def _store(self, prepared: Prepared, answer: Answer) -> str:
+        _, assistant_turn = self.pipeline.turns_for(prepared.message, answer)
+        return self.repo.add_answer(
+            prepared.session_id, prepared.question_id, answer, assistant_turn
+        )
+
+    async def events(self, prepared: Prepared) -> AsyncIterator[StreamEvent]:
+        """The engine's stream, one event per worker-thread hop; closed if the consumer leaves."""
+        iterator: Iterator[StreamEvent] = self.pipeline.stream(prepared.message, prepared.history)
+        try:
+            while True:
+                event = await to_thread.run_sync(next, iterator, None)
+                if event is None:
+                    return
+                yield event
+        finally:
+            iterator.close()  # type: ignore[attr-defined]
+
+    async def feedback(self, message_id: str, score: int, comment: str) -> None:
+        from assistant.storage import UnknownMessageError
+
+        try:
+            await to_thread.run_sync(self.repo.add_feedback, message_id, score, comment)
+        except UnknownMessageError:
+            raise ApiError(404, "unknown_message", "Сообщение не найдено.") from None
+        self.metrics.observe_feedback(score)
