@@ -23,9 +23,10 @@ from assistant.text import lemmas
 if TYPE_CHECKING:
     from assistant.embedding import Embedder
 
-CHUNKING_VERSION = "entry+sentences-v3"
+CHUNKING_VERSION = "entry+sentences-v4"
 MANIFEST = "manifest.json"
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ«])")
+# A sentence ends at . ! ? before a capital, a quote or a camel-case name such as «vLLM».
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ«]|[a-z]+[A-Z])")
 ProgressFn = Callable[[int, int], None]
 
 

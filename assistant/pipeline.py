@@ -6,18 +6,24 @@ Interface used by every channel (CLI, HTTP, widget, Telegram):
     answer: Answer = pipeline.answer("что такое nvlink", history=[])
     for event in pipeline.stream("а в FP8?", history=turns):   # StreamEvent: delta… then done
         ...
+    user_turn, assistant_turn = pipeline.turns_for(question, answer)   # what to persist
+    pipeline.ready()   # {"index": bool, "llm": "disabled" | "ok" | "down", "generator": …}
 
-`history` is a list of `schema.Turn` (oldest first). The returned Answer's route/params let the
-caller store the turn; `pipeline.turns_for(question, answer)` gives the two Turns to persist.
+`history` is a list of `schema.Turn` (oldest first).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
+from assistant.errors import InputError
+from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
 
 if TYPE_CHECKING:
+    from assistant.engine import Engine
     from assistant.indexing import ProgressFn
     from assistant.retrieval import HybridRetriever
 
@@ -40,3 +46,78 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
         progress=progress,
     )
     return HybridRetriever(glossary, index, embedder)
+
+
+class Pipeline:
+    """Validates input at the edge, runs the engine, streams the verified answer."""
+
+    def __init__(self, engine: Engine, settings: Settings) -> None:
+        self.engine = engine
+        self.settings = settings
+
+    def _validate(self, message: str) -> str:
+        text = (message or "").strip()
+        if not text:
+            raise InputError("Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ.")
+        limit = self.settings.max_message_chars
+        if len(text) > limit:
+            raise InputError(
+                f"Сообщение слишком длинное ({len(text)} символов, максимум {limit}). "
+                "Сократите вопрос, пожалуйста."
+            )
+        return text
+
+    def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
+        start = time.perf_counter()
+        answer = self.engine.answer(self._validate(message), list(history))
+        answer.meta.latency_ms = round((time.perf_counter() - start) * 1000, 2)
+        return answer
+
+    def stream(self, message: str, history: Sequence[Turn] = ()) -> Iterator[StreamEvent]:
+        """Deltas of an answer that already passed every check, then the full Answer.
+
+        Nothing unverified is streamed: an LLM draft is checked whole before its first delta.
+        """
+        answer = self.answer(message, history)
+        for piece in _pieces(answer.answer):
+            yield StreamEvent(kind="delta", text=piece)
+        yield StreamEvent(kind="done", answer=answer)
+
+    def turns_for(self, message: str, answer: Answer) -> tuple[Turn, Turn]:
+        user = Turn(role="user", content=message.strip())
+        bot = Turn(
+            role="assistant",
+            content=answer.answer,
+            params=answer.meta.params,
+            slugs=[c.slug for c in answer.citations] or answer.meta.slugs,
+        )
+        return user, bot
+
+    def ready(self) -> dict[str, Any]:
+        return self.engine.ready()
+
+
+def _pieces(text: str, size: int = 4) -> Iterator[str]:
+    """Split text into small word groups (whitespace kept) for incremental display."""
+    words = text.split(" ")
+    for i in range(0, len(words), size):
+        chunk = " ".join(words[i : i + size])
+        yield chunk + (" " if i + size < len(words) else "")
+
+
+def build_pipeline(
+    settings: Settings | None = None, progress: ProgressFn | None = None
+) -> Pipeline:
+    """The one composition root: corpus, model, index, calculators, generators."""
+    from assistant.engine import Engine
+    from assistant.generation import EmbeddedGenerator, VLLMGenerator
+
+    settings = settings or Settings()
+    retriever = build_retriever(settings, progress)
+    llm = None
+    if settings.llm_base_url:
+        from assistant.llm import ChatClient
+
+        llm = VLLMGenerator(ChatClient(settings), settings.prompts_dir)
+    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm)
+    return Pipeline(engine, settings)

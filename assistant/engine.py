@@ -1,0 +1,341 @@
+"""Message + history → verified Answer: route, condense, retrieve, calculate, generate, check."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from assistant import grounding
+from assistant.compose import Picked, SentenceBank, pick
+from assistant.corpus import Entry
+from assistant.errors import AssistantError, LLMUnavailableError
+from assistant.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.retrieval import HybridRetriever, Retrieval
+from assistant.router import Signals, signals, unknown_term
+from assistant.schema import Answer, AnswerMeta, Citation, Evidence, Route, ToolCall, Turn
+from assistant.scope import Scope, decide_scope
+from assistant.settings import Settings
+from assistant.text import words
+
+log = logging.getLogger(__name__)
+REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
+MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
+
+
+class Engine:
+    def __init__(
+        self,
+        settings: Settings,
+        retriever: HybridRetriever,
+        embedded: EmbeddedGenerator,
+        llm: VLLMGenerator | None = None,
+    ) -> None:
+        self.settings = settings
+        self.retriever = retriever
+        self.glossary = retriever.glossary
+        self.entries = self.glossary.by_slug()
+        self.bank = SentenceBank(self.glossary.entries, retriever.index)
+        self.embedded = embedded
+        self.llm = llm
+        self.known_names = self._known_names()
+
+    def _known_names(self) -> set[str]:
+        from assistant.settings import ROOT
+
+        found: set[str] = set()
+        for entry in self.glossary.entries:
+            found |= grounding.name_tokens(" ".join((entry.text, *entry.names)))
+        for name in ("gpus.yaml", "models.yaml"):
+            path = self.settings.corpus_dir / name
+            if not path.exists():
+                path = ROOT / "corpus" / name
+            if path.exists():
+                found |= grounding.name_tokens(path.read_text("utf-8"))
+        return found
+
+    # -- routing ---------------------------------------------------------------------------
+
+    def answer(self, message: str, history: list[Turn]) -> Answer:
+        sig = signals(message)
+        carried = _carried(history)
+        if sig.injection:
+            return self._fixed("injection", message, carried, refused=True)
+        if sig.greeting:
+            return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
+        from assistant.tools.solve import solve
+
+        outcome = solve(message, carried)
+        if outcome.is_numeric:
+            return self._numeric(message, history, outcome)
+        question = self.condense(message, history, sig)
+        retrieval = self.retriever.retrieve(question, k=5)
+        scope = decide_scope(question, sig, retrieval, self.glossary)
+        if not scope.in_scope:
+            return self._outside(message, question, sig, retrieval, scope, carried)
+        return self._explain(message, question, history, sig, retrieval, scope, carried)
+
+    def condense(self, message: str, history: list[Turn], sig: Signals) -> str:
+        """Make a follow-up self-contained by naming the previous turn's topic."""
+        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        if prev is None or not sig.follow_up:
+            return message
+        own = self.retriever.aliases.match(message)
+        pronoun = any(w in _PRONOUNS for w in words(message))
+        if own and not (pronoun or sig.comparison_cue):
+            return message
+        topic = [self.entries[s].title for s in prev.slugs[:1] if s in self.entries]
+        return f"{message} ({', '.join(topic)})" if topic else message
+
+    # -- routes ----------------------------------------------------------------------------
+
+    def _fixed(self, route: Route, message: str, carried: dict[str, Any], **kw: Any) -> Answer:
+        ctx = AnswerContext(
+            route=route, message=message, question=message, thanks=kw.get("thanks", False)
+        )
+        meta = AnswerMeta(question=message, params=carried, confidence="high")
+        text = self.embedded.generate(ctx)
+        return Answer(
+            answer=text,
+            refused=kw.get("refused", False),
+            route=route,
+            generator="embedded",
+            meta=meta,
+        )
+
+    def _outside(
+        self,
+        message: str,
+        question: str,
+        sig: Signals,
+        retrieval: Retrieval,
+        scope: Scope,
+        carried: dict[str, Any],
+    ) -> Answer:
+        route: Route = "not_found" if scope.near_domain else "out_of_scope"
+        nearest = (
+            tuple(self.entries[h.slug] for h in retrieval.hits[:2]) if scope.near_domain else ()
+        )
+        term = (
+            sig.defined_term
+            if sig.defined_term and unknown_term(sig.defined_term, self.glossary)
+            else ""
+        )
+        ctx = AnswerContext(
+            route=route, message=message, question=question, entries=nearest, defined_term=term
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=carried,
+            slugs=[e.slug for e in nearest],
+            confidence="low",
+            handoff=True,
+        )
+        return self._finish(ctx, meta, refused=True)
+
+    def _explain(
+        self,
+        message: str,
+        question: str,
+        history: list[Turn],
+        sig: Signals,
+        retrieval: Retrieval,
+        scope: Scope,
+        carried: dict[str, Any],
+    ) -> Answer:
+        slugs = scope.slugs
+        route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
+        seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
+        picked = self._pick(slugs, retrieval, question, comparison=route == "comparison", seen=seen)
+        entries = tuple(p.entry for p in picked)
+        ctx = AnswerContext(
+            route=route,
+            message=message,
+            question=question,
+            history=history,
+            entries=entries,
+            picked=picked,
+        )
+        meta = AnswerMeta(
+            question=question, params=carried, slugs=list(slugs), confidence=scope.confidence
+        )
+        meta.evidence = [_evidence(p) for p in picked]
+        return self._finish(ctx, meta)
+
+    def _pick(
+        self,
+        slugs: list[str],
+        retrieval: Retrieval,
+        question: str,
+        *,
+        comparison: bool,
+        seen: set[str],
+    ) -> tuple[Picked, ...]:
+        """Sentences per entry; an entry just explained skips its definition (follow-ups)."""
+        out = []
+        for n, slug in enumerate(slugs, 1):
+            entry = self.entries[slug]
+            others = [name for s in slugs if s != slug for name in self.entries[s].names]
+            fresh = slug not in seen
+            limit = 2 if comparison or n > 1 or not fresh else 3
+            sents = pick(
+                self.bank,
+                entry,
+                retrieval.vector,
+                question,
+                limit=limit,
+                prefer=others,
+                definition=fresh,
+            )
+            out.append(Picked(entry, n, tuple(sents)))
+        return tuple(p for p in out if p.sentences)
+
+    def _numeric(self, message: str, history: list[Turn], outcome: Any) -> Answer:
+        route: Route = "clarify" if outcome.missing else "numeric"
+        sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
+        calls = [
+            ToolCall(name=r.tool, arguments=r.inputs, result=r.model_dump())
+            for r in outcome.results
+        ]
+        ctx = AnswerContext(
+            route=route,
+            message=message,
+            question=message,
+            history=history,
+            entries=sources,
+            outcome=outcome,
+        )
+        meta = AnswerMeta(
+            question=message,
+            params=outcome.params,
+            slugs=[e.slug for e in sources],
+            confidence="high",
+        )
+        return self._finish(ctx, meta, tool_calls=calls)
+
+    # -- generation and guarantees ---------------------------------------------------------
+
+    def _finish(
+        self,
+        ctx: AnswerContext,
+        meta: AnswerMeta,
+        *,
+        refused: bool = False,
+        tool_calls: list[ToolCall] | None = None,
+    ) -> Answer:
+        sources = self._sources(ctx)
+        text, citations, generator = self._generate(ctx, meta, sources)
+        return Answer(
+            answer=text,
+            citations=citations,
+            tool_calls=tool_calls or [],
+            refused=refused,
+            route=ctx.route,
+            generator=generator,
+            meta=meta,
+        )
+
+    def _sources(self, ctx: AnswerContext) -> grounding.Sources:
+        sources = grounding.Sources(names=set(self.known_names))
+        sources.add(
+            ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")
+        )
+        for entry in ctx.entries:
+            sources.add(entry.title, entry.text)
+        if ctx.outcome is not None:
+            for result in ctx.outcome.results:
+                sources.add_json(result.model_dump())
+            sources.add(ctx.outcome.answer_ru)
+        return sources
+
+    def _generate(
+        self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
+    ) -> tuple[str, list[Citation], str]:
+        if self.llm is not None and self.llm.handles(ctx):
+            for _attempt in range(2):  # one regeneration, then the embedded answer
+                try:
+                    draft = self.llm.generate(ctx)
+                except LLMUnavailableError as e:
+                    meta.fallback_reason = f"llm_unavailable: {e.user_message}"
+                    break
+                except AssistantError as e:
+                    meta.fallback_reason = f"llm_error: {type(e).__name__}"
+                    break
+                text, citations, problems = self._verify_llm(draft, ctx, sources)
+                if not problems:
+                    return text, citations, self.llm.name
+                meta.grounding_violations += len(problems)
+                meta.fallback_reason = "grounding: " + "; ".join(problems[:3])
+                log.info("LLM draft rejected: %s", problems)
+        elif self.llm is not None and ctx.route in VLLMGenerator.ROUTES:
+            meta.fallback_reason = "llm_unavailable: circuit open"
+        return self._embedded(ctx, meta, sources)
+
+    def _verify_llm(
+        self, draft: str, ctx: AnswerContext, sources: grounding.Sources
+    ) -> tuple[str, list[Citation], list[str]]:
+        text, used = renumber(draft, len(ctx.entries))
+        citations = [self._citation(ctx.entries[i]) for i in used]
+        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
+        if not 20 <= len(text) <= 1500:
+            problems.append("длина ответа вне допустимого")
+        if ctx.entries and not citations and ctx.route != "numeric":
+            problems.append("нет ссылок на источники")
+        if grounding.support_ratio(text, sources) < MIN_SUPPORT:
+            problems.append("текст не опирается на источники")
+        return text, citations, problems
+
+    def _embedded(
+        self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
+    ) -> tuple[str, list[Citation], str]:
+        text = self.embedded.generate(ctx)
+        citations = [self._citation(e) for e in ctx.entries]
+        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
+        if problems:  # a composer bug: never let it out; the metric makes it visible
+            log.error("embedded answer failed checks: %s", problems)
+            meta.grounding_violations += len(problems)
+            safe = replace(ctx, route="not_found", entries=ctx.entries[:2], defined_term="")
+            text = self.embedded.generate(safe)
+        return text, citations, self.embedded.name
+
+    def _citation(self, entry: Entry) -> Citation:
+        return Citation(
+            slug=entry.slug,
+            title=entry.title,
+            url=self.settings.public_base_url.rstrip("/") + entry.url,
+        )
+
+    def ready(self) -> dict[str, Any]:
+        if self.llm is None:
+            llm = "disabled"
+        else:
+            llm = "ok" if self.llm.client.available and self.llm.client.health() else "down"
+        generator = "vllm" if llm == "ok" else "embedded"
+        return {
+            "index": self.retriever.index.vectors.ntotal > 0,
+            "llm": llm,
+            "generator": generator,
+        }
+
+
+_PRONOUNS = frozenset(
+    (
+        "его её ее их него неё нее них ним ней нём нем ними он она оно они это этот эта эти "
+        "этого этой этим тот та там тут it its this that"
+    ).split()
+)
+
+
+def _carried(history: list[Turn]) -> dict[str, Any]:
+    prev = next((t for t in reversed(history) if t.role == "assistant"), None)
+    return dict(prev.params) if prev else {}
+
+
+def _is_thanks(message: str) -> bool:
+    return message.strip().lower().startswith(("спасибо", "благодар", "спс", "thank"))
+
+
+def _evidence(p: Picked) -> Evidence:
+    return Evidence(
+        slug=p.entry.slug, title=p.entry.title, url=p.entry.url, sentences=list(p.sentences)
+    )

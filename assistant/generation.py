@@ -1,0 +1,125 @@
+"""AnswerContext → answer text: the embedded extractive composer and the vLLM generator."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from assistant.compose import Picked, paragraph
+from assistant.corpus import Entry
+from assistant.prompting import render
+from assistant.schema import Route, Turn
+
+if TYPE_CHECKING:
+    from assistant.llm import ChatClient
+    from assistant.tools.solve import NumericOutcome
+
+EXAMPLES = (
+    "что такое NVLink?",
+    "сколько видеопамяти нужно для Llama 3 70B в FP8?",
+    "сколько стоит 8 H100 на неделю?",
+)
+_MARKER = re.compile(r"\[(\d{1,2})\]")
+
+
+@dataclass(frozen=True)
+class AnswerContext:
+    """Everything a generator may use; entries are numbered [1]…[n] in this order."""
+
+    route: Route
+    message: str
+    question: str
+    history: Sequence[Turn] = ()
+    entries: tuple[Entry, ...] = ()
+    picked: tuple[Picked, ...] = ()
+    outcome: NumericOutcome | None = None
+    defined_term: str = ""
+    thanks: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Generator(Protocol):
+    name: str
+
+    def generate(self, ctx: AnswerContext) -> str: ...
+
+
+class EmbeddedGenerator:
+    """Grounded extractive composer: glossary sentences and tool texts joined by templates."""
+
+    name = "embedded"
+
+    def __init__(self, prompts_dir: Path) -> None:
+        self.prompts_dir = prompts_dir
+
+    def _render(self, name: str, **ctx: Any) -> str:
+        return render(self.prompts_dir, f"embedded/{name}.j2", **ctx)
+
+    def generate(self, ctx: AnswerContext) -> str:
+        if ctx.route == "greeting":
+            return self._render("greeting", examples=EXAMPLES, thanks=ctx.thanks)
+        if ctx.route in ("out_of_scope", "injection"):
+            return self._render(ctx.route)
+        if ctx.route == "not_found":
+            return self._render("not_found", term=ctx.defined_term, nearest=ctx.entries)
+        if ctx.route in ("numeric", "clarify"):
+            tool_text = ctx.outcome.answer_ru if ctx.outcome else ""
+            return self._render("numeric", tool_text=tool_text, sources=ctx.entries)
+        return self._render("answer", paragraphs=[paragraph(p) for p in ctx.picked])
+
+
+class VLLMGenerator:
+    """Phrases answers with a self-hosted LLM; the engine verifies every draft before use."""
+
+    name = "vllm"
+    ROUTES: frozenset[str] = frozenset({"term", "comparison", "numeric"})
+
+    def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
+        self.client = client
+        self.prompts_dir = prompts_dir
+        self.max_tokens = max_tokens
+
+    def handles(self, ctx: AnswerContext) -> bool:
+        return ctx.route in self.ROUTES and self.client.available
+
+    def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
+        system = render(self.prompts_dir, "system.j2")
+        results = ctx.outcome.results if ctx.outcome else []
+        user = render(
+            self.prompts_dir,
+            "answer.j2",
+            history=list(ctx.history)[-4:],
+            tool_results=results,
+            entries=ctx.entries,
+            question=ctx.question,
+            route=ctx.route,
+        )
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def generate(self, ctx: AnswerContext) -> str:
+        reply = self.client.complete(self.messages(ctx), max_tokens=self.max_tokens)
+        return reply.text.strip()
+
+    def stream(self, ctx: AnswerContext) -> Iterator[str]:
+        yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
+
+
+def renumber(text: str, count: int) -> tuple[str, list[int]]:
+    """Renumber markers by first use: returns new text and the used entry indexes (0-based).
+
+    Markers outside 1..count are left as they are, so the grounding check catches them.
+    """
+    order: list[int] = []
+
+    def sub(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        if not 1 <= n <= count:
+            return m.group(0)
+        if n - 1 not in order:
+            order.append(n - 1)
+        return f"[{order.index(n - 1) + 1}]"
+
+    return _MARKER.sub(sub, text), order

@@ -1,0 +1,115 @@
+"""Answer text + citations + sources → violations: phantom citations, ungrounded numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from assistant.schema import Citation
+
+_MARKER = re.compile(r"\[(\d{1,2})\]")
+# A standalone number: «2 190», «2190», «3,00», «4.8», «1 344,5» — not part of a word like FP8.
+_SPACE = "[ \u00a0\u202f]"
+_NUMBER = re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:{_SPACE}\d{{3}})+|\d+)(?:[.,](\d+))?(?![\w])")
+# A token mixing letters and digits: model and product names (FP8, H100, 70B, Gen5, HBM3e).
+_ALNUM = re.compile(r"(?<![\w])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[\w-]+")
+
+
+@dataclass(frozen=True)
+class Number:
+    text: str
+    value: float
+    decimals: int
+
+
+def numbers(text: str) -> list[Number]:
+    """Standalone numbers in text, citation markers excluded."""
+    text = _MARKER.sub(" ", text)
+    out = []
+    for m in _NUMBER.finditer(text):
+        whole = re.sub(_SPACE, "", m.group(1))
+        frac = m.group(2) or ""
+        out.append(Number(m.group(0), float(f"{whole}.{frac}" if frac else whole), len(frac)))
+    return out
+
+
+def name_tokens(text: str) -> set[str]:
+    return {t.lower().strip("-") for t in _ALNUM.findall(_MARKER.sub(" ", text))}
+
+
+def _matches(n: Number, allowed: float) -> bool:
+    if round(allowed, n.decimals) == n.value:
+        return True
+    tolerance = max(0.005 * abs(allowed), 0.5 * 10**-n.decimals)
+    # a tool may give 10.737 where the text says «10,7» or «около 11»
+    return bool(abs(allowed - n.value) <= tolerance)
+
+
+@dataclass
+class Sources:
+    """What an answer may rely on: tool results, cited entries, the user's own words."""
+
+    texts: list[str] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)  # product names known anywhere in the glossary
+
+    def add(self, *texts: str) -> None:
+        self.texts.extend(t for t in texts if t)
+
+    def add_json(self, payload: object) -> None:
+        self.texts.append(json.dumps(payload, ensure_ascii=False))
+
+    def allowed_values(self) -> list[float]:
+        values = [n.value for t in self.texts for n in numbers(t)]
+        values += [float(v) for t in self.texts for v in re.findall(r"-?\d+\.\d+|-?\d+", t)]
+        return values
+
+    def allowed_names(self) -> set[str]:
+        found = set(self.names)
+        for t in self.texts:
+            found |= name_tokens(t)
+        return found
+
+
+def ungrounded_numbers(text: str, sources: Sources) -> list[str]:
+    allowed = sources.allowed_values()
+    bad = [n.text for n in numbers(text) if not any(_matches(n, a) for a in allowed)]
+    names = sources.allowed_names()
+    bad += [t for t in name_tokens(text) if t not in names]
+    return bad
+
+
+def citation_problems(
+    text: str, citations: Sequence[Citation], context: Iterable[str]
+) -> list[str]:
+    """Markers must point at a citation; every citation must come from the retrieved context."""
+    known = set(context)
+    problems = [f"цитата {c.slug} не из контекста" for c in citations if c.slug not in known]
+    for m in _MARKER.finditer(text):
+        n = int(m.group(1))
+        if not 1 <= n <= len(citations):
+            problems.append(f"маркер [{n}] без источника")
+    return problems
+
+
+def check(
+    text: str, citations: Sequence[Citation], context: Iterable[str], sources: Sources
+) -> list[str]:
+    """All violations of an answer; empty means it may leave the engine."""
+    found = citation_problems(text, citations, context)
+    found += [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
+    return found
+
+
+def support_ratio(text: str, sources: Sources) -> float:
+    """Share of the answer's content words that occur in its sources (garbage scores low)."""
+    from assistant.text import lemmas
+
+    words = [w for w in lemmas(_MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
+    if not words:
+        return 0.0
+    known: set[str] = set()
+    for t in sources.texts:
+        known.update(lemmas(t))
+    return sum(w in known for w in words) / len(words)
