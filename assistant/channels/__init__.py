@@ -1,0 +1,1 @@
+"""Messaging channels built on the answer engine (Telegram bot)."""
