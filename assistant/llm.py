@@ -74,6 +74,11 @@ class _Breaker:
             self._opened_at = None
             self._trial_in_flight = False
 
+    def release(self) -> None:
+        """Give up a half-open trial without a verdict (the call failed for a local reason)."""
+        with self._lock:
+            self._trial_in_flight = False
+
     def failure(self) -> None:
         with self._lock:
             self._failures += 1
@@ -112,8 +117,6 @@ class ChatClient:
         self._http = httpx.Client(transport=transport, headers=headers, timeout=self._timeout(None))
         self._sleep: Callable[[float], None] = time.sleep  # tests may replace
 
-    # -- public API ---------------------------------------------------------------------------
-
     @property
     def available(self) -> bool:
         return bool(self._base) and self._breaker.would_allow
@@ -144,12 +147,14 @@ class ChatClient:
         deadline = time.monotonic() + self._timeout_value(timeout_s)
         try:
             payload = self._payload(messages, max_tokens, temperature, stream=False)
-            optional = {"tools": tools, "tool_choice": tool_choice}
-            optional["response_format"] = response_format
-            payload.update({k: v for k, v in optional.items() if v is not None})
+            extra = dict(tools=tools, tool_choice=tool_choice, response_format=response_format)
+            payload.update({k: v for k, v in extra.items() if v is not None})
             body = self._post_json("/chat/completions", payload, timeout_s, deadline)
         except LLMUnavailableError:
             self._breaker.failure()
+            raise
+        except Exception:
+            self._breaker.release()  # a bug, not an outage: free a half-open trial
             raise
         return _parse_completion(body)
 
@@ -184,6 +189,10 @@ class ChatClient:
         except GenerationError:
             settled = True  # accounting already done in _raise_for_status
             raise
+        except Exception:
+            settled = True
+            self._breaker.release()
+            raise
         finally:
             if not settled:
                 self._breaker.success()  # finished, or the consumer stopped early
@@ -198,8 +207,6 @@ class ChatClient:
             return response.status_code == 200 and isinstance(response.json().get("data"), list)
         except Exception:  # health never raises
             return False
-
-    # -- plumbing -----------------------------------------------------------------------------
 
     def _check_configured(self) -> None:
         if not self._base:

@@ -334,3 +334,16 @@ def test_unconfigured_client_is_unavailable() -> None:
     assert not client.available
     with pytest.raises(LLMUnavailableError):
         client.complete(MESSAGES)
+
+
+def test_local_error_in_half_open_trial_does_not_wedge_the_breaker(srv: OpenAIServer) -> None:
+    clock = FakeClock()
+    client = make_client(srv.base_url, clock=clock, llm_breaker_failures=1)
+    srv.push(Reply(status=500))
+    with pytest.raises(GenerationError):
+        client.complete(MESSAGES)
+    clock.now += 31.0
+    with pytest.raises(TypeError):  # not JSON-serializable: fails before the network
+        client.complete([{"role": "user", "content": object()}])
+    assert client.available
+    assert client.complete(MESSAGES).text == "ok"
