@@ -45,9 +45,9 @@ def thread_turns(thread: list[ThreadMessage]) -> list[Turn]:
 async def suggest(body: SuggestRequest, request: Request) -> SuggestResponse:
     require_agent_key(request)
     service: ChatService = request.app.state.service
-    prepared = await service.prepare(
-        body.message, None, channel="agent", history=thread_turns(body.thread)
-    )
+    service.validate(body.message)
+    history = await service.rehydrate(thread_turns(body.thread))
+    prepared = await service.prepare(body.message, None, channel="agent", history=history)
     stored = await service.answer(prepared)
     answer, meta = stored.answer, stored.answer.meta
     return SuggestResponse(

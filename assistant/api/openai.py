@@ -81,6 +81,7 @@ async def completions(body: CompletionRequest, request: Request) -> Any:
     limit(request)
     service: ChatService = request.app.state.service
     question, history = split_messages(body.messages)
+    history = await service.rehydrate(history)
     prepared = await service.prepare(question, None, channel="openai", history=history)
     model = body.model or MODEL
     if body.stream:

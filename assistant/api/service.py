@@ -10,6 +10,7 @@ from anyio import to_thread
 
 from assistant.api.errors import ApiError
 from assistant.api.metrics import Metrics
+from assistant.errors import AssistantError
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
@@ -78,6 +79,29 @@ class ChatService:
         )
         question_id = self.repo.add_user_message(session_id, text)
         return Prepared(session_id, question_id, text, turns)
+
+    async def rehydrate(self, history: list[Turn]) -> list[Turn]:
+        """Client-supplied history (OpenAI messages, an agent's thread) has text only: re-answer
+        the last user turn so the assistant turn after it carries the engine's params/slugs and
+        follow-ups such as «а в FP8?» keep the model size. One extra answer, follow-ups only."""
+        last = max((i for i, t in enumerate(history) if t.role == "user"), default=-1)
+        if last < 0:
+            return history
+        try:
+            earlier = await to_thread.run_sync(
+                self.pipeline.answer, history[last].content, history[:last]
+            )
+        except AssistantError:
+            return history
+        _, bot = self.pipeline.turns_for(history[last].content, earlier)
+        turns = list(history)
+        if last + 1 < len(turns) and turns[last + 1].role == "assistant":
+            turns[last + 1] = turns[last + 1].model_copy(
+                update={"params": bot.params, "slugs": bot.slugs}
+            )
+        else:
+            turns.insert(last + 1, bot)
+        return turns
 
     async def answer(self, prepared: Prepared) -> Stored:
         answer = await to_thread.run_sync(self.pipeline.answer, prepared.message, prepared.history)

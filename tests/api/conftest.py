@@ -1,0 +1,35 @@
+"""API fixtures: the real pipeline once per run; a fresh app + SQLite database per test."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from assistant.settings import Settings
+from tests.api.live import app_settings, make_app, real_pipeline
+
+
+@pytest.fixture(scope="session")
+def pipeline(settings: Settings) -> Any:
+    return real_pipeline(settings)
+
+
+@pytest.fixture
+def api_settings(settings: Settings, tmp_path: Path) -> Settings:
+    return app_settings(settings, tmp_path / "api.sqlite3", rate_limit_per_minute=0)
+
+
+@pytest.fixture
+def app(pipeline: Any, api_settings: Settings) -> Any:
+    return make_app(pipeline, api_settings)
+
+
+@pytest.fixture
+async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        yield c
