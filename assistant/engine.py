@@ -11,8 +11,9 @@ from assistant.compose import Picked, SentenceBank, pick
 from assistant.corpus import Entry
 from assistant.errors import AssistantError, LLMUnavailableError
 from assistant.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.indexing import split_sentences
 from assistant.retrieval import HybridRetriever, Retrieval
-from assistant.router import Signals, signals, unknown_term
+from assistant.router import Signals, signals, unknown_term, wants_calculation
 from assistant.schema import Answer, AnswerMeta, Citation, Evidence, Route, ToolCall, Turn
 from assistant.scope import Scope, decide_scope
 from assistant.settings import Settings
@@ -39,6 +40,7 @@ class Engine:
         self.embedded = embedded
         self.llm = llm
         self.known_names = self._known_names()
+        self.name_phrases = _name_phrases()
 
     def _known_names(self) -> set[str]:
         from assistant.settings import ROOT
@@ -63,13 +65,18 @@ class Engine:
             return self._fixed("injection", message, carried, refused=True)
         if sig.greeting:
             return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
+        if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
+            return self._fixed("out_of_scope", message, carried, refused=True)
         from assistant.tools.solve import solve
 
         outcome = solve(message, carried)
-        if outcome.is_numeric:
+        args = outcome.arguments
+        if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(carried)):
             return self._numeric(message, history, outcome)
         question = self.condense(message, history, sig)
-        retrieval = self.retriever.retrieve(question, k=5)
+        retrieval = self.retriever.retrieve(question, k=6)
+        if sig.counterpart:
+            retrieval = self._without_subject(retrieval, message, history)
         scope = decide_scope(question, sig, retrieval, self.glossary)
         if not scope.in_scope:
             return self._outside(message, question, sig, retrieval, scope, carried)
@@ -84,8 +91,32 @@ class Engine:
         pronoun = any(w in _PRONOUNS for w in words(message))
         if own and not (pronoun or sig.comparison_cue):
             return message
-        topic = [self.entries[s].title for s in prev.slugs[:1] if s in self.entries]
-        return f"{message} ({', '.join(topic)})" if topic else message
+        topic = [self.entries[s] for s in prev.slugs[:1] if s in self.entries]
+        if not topic:
+            return message
+        if sig.counterpart:  # «а в pytorch есть что-то похожее?»: say what it should resemble
+            return f"{message} ({topic[0].title}: {split_sentences(topic[0].text)[0]})"
+        return f"{message} ({topic[0].title})"
+
+    def _without_subject(
+        self, retrieval: Retrieval, message: str, history: list[Turn]
+    ) -> Retrieval:
+        """«Аналог NVLink у AMD»: lead with the counterpart, keep the subject as support.
+
+        The subject stays cited because its own text often names the counterpart
+        («аналог у AMD — RCCL») even when the counterpart has no entry of its own.
+        """
+        subject = set(self.retriever.aliases.match(message))
+        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        if prev is not None and not subject:
+            subject = set(prev.slugs[:1])
+        others = [h for h in retrieval.hits if h.slug not in subject]
+        mine = [h for h in retrieval.hits if h.slug in subject]
+        if not others or not mine or len(subject) > 1:
+            return retrieval
+        lead = others[0]
+        support = replace(mine[0], score=lead.score - 0.01)
+        return replace(retrieval, hits=[lead, support, *others[1:]])
 
     # -- routes ----------------------------------------------------------------------------
 
@@ -236,7 +267,7 @@ class Engine:
         )
 
     def _sources(self, ctx: AnswerContext) -> grounding.Sources:
-        sources = grounding.Sources(names=set(self.known_names))
+        sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
         sources.add(
             ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")
         )
@@ -324,6 +355,23 @@ _PRONOUNS = frozenset(
         "этого этой этим тот та там тут it its this that"
     ).split()
 )
+
+
+def _name_phrases() -> tuple[str, ...]:
+    """Catalogue model and GPU names with digits, longest first (for number grounding)."""
+    from assistant.tools import catalog
+
+    names: set[str] = set()
+    items: list[catalog.Gpu | catalog.ModelArch] = [
+        *catalog.models().values(),
+        *catalog.gpus().values(),
+    ]
+    for item in items:
+        for name in (item.name, *item.aliases):
+            if any(c.isdigit() for c in name) and " " in name:
+                names.add(name)
+    names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
+    return tuple(sorted(names, key=len, reverse=True))
 
 
 def _carried(history: list[Turn]) -> dict[str, Any]:

@@ -53,6 +53,8 @@ class Sources:
 
     texts: list[str] = field(default_factory=list)
     names: set[str] = field(default_factory=set)  # product names known anywhere in the glossary
+    # multi-word names whose digits are not quantities: «Llama 3 70B», «RTX 5090», «Qwen 2.5 7B»
+    phrases: tuple[str, ...] = ()
 
     def add(self, *texts: str) -> None:
         self.texts.extend(t for t in texts if t)
@@ -72,7 +74,17 @@ class Sources:
         return found
 
 
+def strip_phrases(text: str, phrases: Sequence[str]) -> str:
+    """Remove known product names (longest first) so their digits are not read as numbers."""
+    for phrase in phrases:
+        text = re.sub(
+            rf"(?<![\w.]){re.escape(phrase)}(?![\w])", " NAME ", text, flags=re.IGNORECASE
+        )
+    return text
+
+
 def ungrounded_numbers(text: str, sources: Sources) -> list[str]:
+    text = strip_phrases(text, sources.phrases)
     allowed = sources.allowed_values()
     bad = [n.text for n in numbers(text) if not any(_matches(n, a) for a in allowed)]
     names = sources.allowed_names()

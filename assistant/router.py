@@ -48,7 +48,7 @@ _HELP = re.compile(
 _THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
 _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|лучше|хуже|быстрее|"
-    r"медленнее|difference|compare|\bпротив\b|в отличие"
+    r"медленнее|difference|compare|\bпротив\b|в отличие|то же самое|одно и то же|same as|same thing"
 )
 # Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
 _DOMAIN = re.compile(
@@ -67,9 +67,54 @@ _ANAPHORA = re.compile(
     r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
     r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
 )
+_ASKS_DEFINITION = re.compile(
+    r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|what is|what's|what are)(?!\w)"
+)
+_COUNTERPART = re.compile(
+    r"аналог\w*|альтернатив\w*|вместо|замен\w*|что-то похож\w*|что-нибудь похож\w*|похож\w* на|"
+    r"equivalent|alternative|instead of"
+)
 _FOLLOW_UP_START = re.compile(
     r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
 )
+
+
+# An explicit request to compute something (not «why does it not fit», which is a term question).
+_CALC_ASK = re.compile(
+    r"(?<!\w)(?:сколько|скока|скоко|скок|скольк\w*|посчита\w*|рассчита\w*|подсчита\w*|прикин\w*|"
+    r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
+    r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
+    r"какова цена|какая стоимость|на скольк\w*|how much|how many|calculate|estimate|fit|"
+    r"hourly|monthly|per hour|per month|в час|за час|в месяц)(?!\w)"
+)
+# «какой механизм использовать», «как разрезать» — advice about a term, not a calculation.
+_HOW = re.compile(
+    r"(?<!\w)(?:как\w*|почему|зачем|что (?:использовать|выбрать|делать|съедает)|чем|"
+    r"what|why|which)(?!\w)"
+)
+# Without the model size there is nothing to compute: explain the term instead.
+_SIZE_KEYS = frozenset({"params_b", "model"})
+# Arguments that only a calculation question carries (a GPU count alone does not count).
+_HARD_KEYS = frozenset(
+    {"params_b", "model", "gpu", "price_month", "price_hour", "duration", "context_tokens"}
+)
+
+
+def wants_calculation(
+    message: str, numeric: bool, missing: list[str], arguments: dict[str, object], carried: bool
+) -> bool:
+    """A calculator answers explicit calculation requests and short follow-ups to one."""
+    t = _strip(message)
+    if not numeric or _SIZE_KEYS & set(missing) or _ASKS_DEFINITION.search(t):
+        return False
+    ask = bool(_CALC_ASK.search(t))
+    # the egress allowance is a number only when asked for («сколько трафика включено»)
+    hard = bool(_HARD_KEYS & set(arguments)) or (ask and "egress" in arguments)
+    if carried and len(words(message)) <= 8 and not missing:
+        return ask or not _HOW.search(t)
+    if missing:
+        return ask and hard
+    return hard and (ask or not _HOW.search(t))
 
 
 @dataclass(frozen=True)
@@ -83,6 +128,7 @@ class Signals:
     follow_up: bool  # refers back to the previous turn
     defined_term: str  # «что такое X» → X (folded), else ""
     not_ours: bool  # other vendors' prices, stocks, the provider's business details
+    counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
 
 
 def _strip(text: str) -> str:
@@ -104,6 +150,7 @@ def signals(text: str) -> Signals:
         follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
         defined_term=_original_span(text, match.group(1)) if match else "",
         not_ours=bool(_NOT_OURS.search(t)),
+        counterpart=bool(_COUNTERPART.search(t)),
     )
 
 
@@ -133,15 +180,41 @@ def _known_lemmas(glossary: Glossary) -> frozenset[str]:
     return frozenset(found)
 
 
-def unknown_words(text: str, glossary: Glossary) -> list[str]:
-    """Latin terms (TPU, SLURM) and Russian content words the glossary never uses."""
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@lru_cache(maxsize=4)
+def _typo_keys(glossary: Glossary) -> frozenset[str]:
+    """Every glossary word and its one-letter deletions: «infinty», «rdam», «smx» are typos."""
+    keys: set[str] = set()
+    for w in _known_vocabulary(glossary):
+        if len(w) >= 3:
+            keys.add(w)
+            keys.update(_deletes(w))
+    return frozenset(keys)
+
+
+def _is_typo_of_known(word: str, glossary: Glossary) -> bool:
+    keys = _typo_keys(glossary)
+    return word in keys or any(d in keys for d in _deletes(word))
+
+
+def unknown_words(text: str, glossary: Glossary, *, english_guard: bool = True) -> list[str]:
+    """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
+
+    Latin words within one typo of a glossary word are not unknown; an English sentence
+    (mostly Latin words) is judged by retrieval alone.
+    """
     vocab, known = _known_vocabulary(glossary), _known_lemmas(glossary)
+    tokens = [w for w in words(text) if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS]
+    latin = [w for w in tokens if re.search(r"[a-z]", w)]
+    if english_guard and len(latin) > max(2, len(tokens) // 2):
+        return []
     out = []
-    for w in words(text):
-        if len(w) < 3 or w.isdigit() or w in STOPWORDS:
-            continue
-        if re.search(r"[a-z]", w):
-            if w not in vocab:
+    for w in tokens:
+        if w in latin:
+            if w not in vocab and not _is_typo_of_known(w, glossary):
                 out.append(w)
         elif lemma(w) not in known:
             out.append(w)
@@ -155,4 +228,4 @@ def unknown_term(term: str, glossary: Glossary) -> bool:
     names = {normalize_name(n) for e in glossary.entries for n in e.names}
     if normalize_name(term) in names:
         return False
-    return bool(unknown_words(term, glossary))
+    return bool(unknown_words(term, glossary, english_guard=False))

@@ -19,6 +19,7 @@ COS_SURE = 0.88  # dense similarity that alone means the glossary covers the que
 COS_MAYBE = 0.838  # covered only if BM25 agrees
 BM25_MIN = 2.0
 PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
+RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,10 @@ def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Gl
         second = retrieval.hits[1]
         if top.score - second.score <= PAIR_MARGIN or second.slug in named:
             return Scope(True, slugs=[top.slug, second.slug], comparison=True)
-    slugs = [top.slug, *[s for s in named if s != top.slug][:1]]
+    extra = [s for s in named if s != top.slug][:1]
+    if not extra and len(retrieval.hits) > 1 and top.score - retrieval.hits[1].score <= RUNNER_UP:
+        extra = [retrieval.hits[1].slug]  # a close runner-up adds one supporting paragraph
+    slugs = [top.slug, *extra]
     best = max(retrieval.dense.values(), default=0.0)
     confidence: Literal["high", "medium", "low"] = (
         "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"

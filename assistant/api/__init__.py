@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from assistant.api import agent, chat, health, openai, pages
+from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.errors import install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, RateLimiter
 from assistant.api.metrics import Metrics, MetricsMiddleware
@@ -40,8 +40,9 @@ def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -
     app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
     app.state.service = ChatService(pipeline, settings, repository, metrics)
     install_error_handlers(app)
-    for router in (chat.router, openai.router, agent.router, health.router, pages.router):
-        app.include_router(router)
+    routers = (chat, openai, agent, health, pages, glossary_pages)
+    for module in routers:
+        app.include_router(module.router)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),

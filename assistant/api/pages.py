@@ -15,12 +15,13 @@ _FILES = {
     "/agent": ("agent.html", "text/html; charset=utf-8"),
     "/widget.js": ("widget.js", "text/javascript; charset=utf-8"),
     "/widget.css": ("widget.css", "text/css; charset=utf-8"),
+    "/agent.js": ("agent.js", "text/javascript; charset=utf-8"),
 }
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-_PAGE_HEADERS = {
+PAGE_HEADERS = {
     **_SECURITY_HEADERS,
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -34,7 +35,7 @@ def _serve(url_path: str) -> FileResponse:
     path = WEB_DIR / name
     if not path.is_file():
         raise HTTPException(404)
-    headers = _PAGE_HEADERS if name.endswith(".html") else _SECURITY_HEADERS
+    headers = PAGE_HEADERS if name.endswith(".html") else _SECURITY_HEADERS
     return FileResponse(
         path, media_type=media_type, headers={**headers, "Cache-Control": "no-cache"}
     )
