@@ -129,7 +129,7 @@
 
   function feedback(messageId, current) {
     var box = el("div", { class: "fg-feedback", role: "group", "aria-label": "Оценка ответа" });
-    [[1, "👍", "Полезно"], [-1, "👎", "Не помогло"]].forEach(function (opt) {
+    [[1, "✓ Полезно", "Полезно"], [-1, "✗ Не помогло", "Не помогло"]].forEach(function (opt) {
       var b = el("button", {
         type: "button", class: "fg-thumb", "aria-label": opt[2], title: opt[2],
         "aria-pressed": String(current === opt[0]), text: opt[1],

@@ -1,0 +1,105 @@
+"""The demo page and widget in headless Chromium against the real server: chat, links, feedback."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+ANSWER = ".fg-msg.fg-assistant"
+
+
+def ask(page: Any, question: str) -> Any:
+    before = page.locator(ANSWER).count()
+    page.get_by_label("Ваш вопрос").fill(question)
+    page.keyboard.press("Enter")
+    last = page.locator(ANSWER).nth(before)
+    last.locator(".fg-feedback").wait_for(timeout=20_000)  # appears after the `done` event
+    return last
+
+
+def open_demo(page: Any, server: str, width: int = 1280, height: int = 800) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(server + "/")
+    page.locator("#fg-panel").wait_for(state="visible")
+
+
+def test_chat_stream_citation_feedback_and_reload(page: Any, server: str, shots: Path) -> None:
+    open_demo(page, server)
+    page.get_by_role("button", name="Новый разговор").click()
+    answer = ask(page, "Что такое NVLink и зачем он нужен?")
+    assert "NVLink" in answer.locator(".fg-text").inner_text()
+    link = answer.locator(".fg-sources a").first
+    assert link.inner_text() == "NVLink"
+    href = link.get_attribute("href")
+    assert href == server + "/glossary/nvlink"
+    entry = httpx.get(href)
+    assert entry.status_code == 200 and "Высокоскоростной интерконнект" in entry.text
+
+    calc = ask(page, "сколько видеопамяти нужно для 70B в FP8?")
+    calc.locator(".fg-tool summary").click()
+    assert calc.locator(".fg-tool table tr").count() >= 3
+    page.screenshot(path=str(shots / "widget-desktop.png"))
+
+    thumbs_up = answer.get_by_role("button", name="Полезно")
+    thumbs_up.click()
+    answer.locator('.fg-feedback[data-sent="1"]').wait_for()
+    assert thumbs_up.get_attribute("aria-pressed") == "true"
+
+    page.reload()
+    page.locator("#fg-panel").wait_for(state="visible")
+    restored = page.locator(ANSWER).filter(has_text="NVLink")
+    restored.first.locator(".fg-feedback").wait_for()
+    assert page.locator(".fg-msg.fg-user .fg-text").all_inner_texts()[:2] == [
+        "Что такое NVLink и зачем он нужен?",
+        "сколько видеопамяти нужно для 70B в FP8?",
+    ]
+    pressed = restored.first.get_by_role("button", name="Полезно")
+    assert pressed.get_attribute("aria-pressed") == "true"
+    assert page.errors == []
+
+
+def test_xss_payload_renders_as_text(page: Any, server: str, shots: Path) -> None:
+    open_demo(page, server)
+    page.get_by_role("button", name="Новый разговор").click()
+    page.evaluate("window.__pwned = false")
+    payload = '<img src=x onerror="window.__pwned=true"><script>window.__pwned=true</script>'
+    ask(page, payload)
+    user = page.locator(".fg-msg.fg-user").last
+    assert user.locator(".fg-text").inner_text() == payload
+    assert page.locator(".fg-root img").count() == 0 and page.locator(".fg-log script").count() == 0
+    assert page.evaluate("window.__pwned") is False
+    page.screenshot(path=str(shots / "widget-xss.png"))
+
+
+def test_phone_width_keyboard_and_new_conversation(page: Any, server: str, shots: Path) -> None:
+    open_demo(page, server, width=390, height=844)
+    panel = page.locator("#fg-panel").bounding_box()
+    assert panel["width"] == pytest.approx(390, abs=1)  # full width on a phone
+    ask(page, "чем HBM отличается от GDDR7?")
+    page.screenshot(path=str(shots / "widget-phone.png"))
+    page.keyboard.press("Escape")
+    assert page.locator("#fg-panel").is_hidden()
+    toggle = page.get_by_role("button", name="Спросить ассистента")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#fg-panel").is_visible()
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Ваш вопрос"
+    page.get_by_role("button", name="Новый разговор").click()
+    assert page.locator(".fg-msg.fg-user").count() == 0
+    assert page.evaluate("Object.keys(localStorage).length") == 0
+    assert re.search("Здравствуйте", page.locator(ANSWER).first.inner_text())
+
+
+def test_agent_page_drafts_and_copies(page: Any, server: str, shots: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(server + "/agent")
+    page.get_by_label("Сообщение клиента").fill("что такое NVLink")
+    page.get_by_role("button", name="Подготовить ответ").click()
+    page.locator("#status").filter(has_text="ASSISTANT_AGENT_API_KEY").wait_for()
+    page.screenshot(path=str(shots / "agent-disabled.png"))
