@@ -38,11 +38,19 @@ def telegram(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     install_log_redaction(token)
+    from aiogram.exceptions import TelegramAPIError
+
+    from assistant.channels.telegram.retry import redact
+
     with user_errors():
-        if webhook_url or delete_webhook:
-            asyncio.run(_webhook(config, webhook_url))
-        else:
-            asyncio.run(_poll(config))
+        try:
+            if webhook_url or delete_webhook:
+                asyncio.run(_webhook(config, webhook_url))
+            else:
+                asyncio.run(_poll(config))
+        except TelegramAPIError as e:
+            err_console.print(f"[red]Ошибка Telegram:[/red] {redact(e.message, token)}")
+            raise typer.Exit(2) from None
 
 
 async def _webhook(config: Settings, url: str) -> None:
