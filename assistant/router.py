@@ -196,6 +196,9 @@ def _typo_keys(glossary: Glossary) -> frozenset[str]:
 
 
 def _is_typo_of_known(word: str, glossary: Glossary) -> bool:
+    """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""
+    if len(word) < 4:
+        return False
     keys = _typo_keys(glossary)
     return word in keys or any(d in keys for d in _deletes(word))
 

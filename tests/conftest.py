@@ -50,3 +50,14 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 
     index, _ = open_index(glossary, embedder, settings.index_dir)
     return HybridRetriever(glossary, index, embedder)
+
+
+@pytest.fixture(scope="session")
+def pipeline(settings: Settings, retriever):  # type: ignore[no-untyped-def]
+    """The real engine on the embedded generator (no LLM), sharing the session's index."""
+    from assistant.engine import Engine
+    from assistant.generation import EmbeddedGenerator
+    from assistant.pipeline import Pipeline
+
+    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir))
+    return Pipeline(engine, settings)
