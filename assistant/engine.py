@@ -70,6 +70,8 @@ class Engine:
         from assistant.tools.solve import solve
 
         outcome = solve(message, carried)
+        if outcome.is_numeric and outcome.missing and outcome.tool:
+            outcome = self._fill_with_llm(outcome, message, history, carried) or outcome
         args = outcome.arguments
         if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(carried)):
             return self._numeric(message, history, outcome)
@@ -82,11 +84,34 @@ class Engine:
             return self._outside(message, question, sig, retrieval, scope, carried)
         return self._explain(message, question, history, sig, retrieval, scope, carried)
 
+    def _fill_with_llm(
+        self, outcome: Any, message: str, history: list[Turn], carried: dict[str, Any]
+    ) -> Any:
+        """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
+        if self.llm is None or not self.llm.client.available:
+            return None
+        from assistant.llm_assist import fill_arguments
+        from assistant.tools.registry import get_tool
+        from assistant.tools.solve import solve
+
+        tool = get_tool(outcome.tool).openai()
+        filled = fill_arguments(self.llm.client, self.settings.prompts_dir, tool, message, history)
+        if not filled:
+            return None
+        retry = solve(message, {**carried, **outcome.params, **filled})
+        return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
+
     def condense(self, message: str, history: list[Turn], sig: Signals) -> str:
-        """Make a follow-up self-contained by naming the previous turn's topic."""
+        """Make a follow-up self-contained: the LLM (JSON schema) if healthy, else the topic."""
         prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
         if prev is None or not sig.follow_up:
             return message
+        if self.llm is not None and self.llm.client.available:
+            from assistant.llm_assist import condense
+
+            rewritten = condense(self.llm.client, self.settings.prompts_dir, message, history)
+            if rewritten:
+                return rewritten
         own = self.retriever.aliases.match(message)
         pronoun = any(w in _PRONOUNS for w in words(message))
         if own and not (pronoun or sig.comparison_cue):

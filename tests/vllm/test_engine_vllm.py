@@ -1,0 +1,82 @@
+"""The engine against real vLLM (Gemma 3 270M base): its prose is nonsense, so every draft must
+be caught by the checks — garbage never reaches the user, and a dead server costs nothing."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from assistant.engine import Engine
+from assistant.eval_answers import Recorder
+from assistant.generation import EmbeddedGenerator, VLLMGenerator
+from assistant.grounding import Sources, support_ratio
+from assistant.llm import ChatClient
+from assistant.pipeline import Pipeline
+
+pytestmark = pytest.mark.vllm
+QUESTIONS = [
+    "зачем нужен NCCL?",
+    "что такое KV-кэш?",
+    "чем NVLink отличается от PCIe",
+    "сколько памяти нужно 70B в FP8",
+    "какая пропускная способность у HBM3e в H200",
+]
+
+
+def _pipeline(vllm_server: Any, retriever: Any, **overrides: Any) -> Pipeline:
+    s = vllm_server.settings(**overrides)
+    llm = VLLMGenerator(ChatClient(s), s.prompts_dir, max_tokens=overrides.pop("max_tokens", 120))
+    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm), s)
+
+
+def test_base_model_garbage_never_reaches_the_user(vllm_server: Any, retriever: Any) -> None:
+    pipeline = _pipeline(vllm_server, retriever, llm_timeout_s=60.0)
+    rec = Recorder(pipeline)
+    for q in QUESTIONS:
+        answer = rec.ask(q)
+        assert rec.audit(q, answer, []) == [], (q, answer.answer)
+        if answer.generator == "vllm":  # a draft that passed must stand on its sources
+            sources = Sources()
+            sources.add(*(pipeline.engine.entries[c.slug].text for c in answer.citations))
+            assert support_ratio(answer.answer, sources) >= 0.6
+        else:
+            assert answer.meta.fallback_reason, "embedded answer must say why the LLM did not"
+    assert rec.leaked == []
+    assert rec.generators["embedded"] + rec.generators["vllm"] == len(QUESTIONS)
+
+
+def test_llm_condensation_and_tool_filling_cannot_derail(vllm_server: Any, retriever: Any) -> None:
+    pipeline = _pipeline(vllm_server, retriever, llm_timeout_s=60.0)
+    first = pipeline.answer("что такое kv-кэш?")
+    history = list(pipeline.turns_for("что такое kv-кэш?", first))
+    follow = pipeline.answer("а от чего зависит его размер?", history)
+    assert "kv-cache" in [c.slug for c in follow.citations]
+    ask = pipeline.answer("сколько видеопамяти нужно для 70B?")
+    assert ask.route == "clarify"  # an LLM-invented precision is never taken as the user's
+
+
+@pytest.mark.vllm_destructive
+def test_server_killed_mid_answer_gives_embedded_answer_and_opens_breaker(
+    vllm_server: Any, retriever: Any
+) -> None:
+    if vllm_server.proc is None:
+        pytest.skip("external server: not ours to kill")
+    pipeline = _pipeline(
+        vllm_server, retriever, llm_timeout_s=60.0, llm_breaker_failures=1, max_tokens=400
+    )
+    result: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: result.update(a=pipeline.answer("зачем нужен NCCL?")))
+    worker.start()
+    time.sleep(3.0)  # the draft is being streamed (hundreds of tokens at ~20 tokens/s)
+    vllm_server.kill()
+    worker.join(timeout=60)
+    answer = result["a"]
+    assert answer.generator == "embedded" and answer.citations[0].slug == "nccl"
+    assert answer.meta.fallback_reason.startswith("llm_unavailable")
+    start = time.perf_counter()
+    again = pipeline.answer("зачем нужен NCCL?")
+    assert time.perf_counter() - start < 1.0
+    assert again.meta.fallback_reason.endswith("circuit open")
