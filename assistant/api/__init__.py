@@ -43,6 +43,8 @@ def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -
     routers = (chat, openai, agent, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)
+    if settings.telegram_token.get_secret_value():
+        _mount_telegram(app, pipeline, settings, repository)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),
@@ -53,6 +55,19 @@ def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return app
+
+
+def _mount_telegram(
+    app: FastAPI, pipeline: Pipeline, settings: Settings, repository: Repository
+) -> None:
+    """Production webhook mode: POST /telegram/webhook on this same service."""
+    from assistant.channels.telegram import create_telegram, telegram_webhook_router
+    from assistant.channels.telegram.retry import install_log_redaction
+
+    install_log_redaction(settings.telegram_token.get_secret_value())
+    tg = create_telegram(settings, pipeline, repository)
+    app.include_router(telegram_webhook_router(tg.bot, tg.dispatcher, settings))
+    app.router.on_shutdown.append(tg.bot.session.close)
 
 
 __all__ = ["create_app"]
