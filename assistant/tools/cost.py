@@ -70,16 +70,22 @@ class CostInput(ToolInput):
 
 
 def _hourly(inp: CostInput) -> tuple[float | None, str, list[str]]:
-    """Price per GPU-hour, the Russian explanation, and assumptions."""
+    """Price per GPU-hour, the Russian explanation, and assumptions.
+
+    A price for all GPUs (price_scope="total", e.g. a whole 8-GPU server) is split per GPU first.
+    """
     hpm = num(inp.hours_per_month)
     n = inp.gpus if inp.price_scope == "total" else 1
     split = f" ÷ {n} GPU" if n > 1 else ""
     if inp.price_month is not None:
         h = inp.price_month / n / inp.hours_per_month
+        per_gpu = (
+            f" за {n}{NBSP}GPU — это {usd(inp.price_month / n)} в месяц за GPU и" if n > 1 else " —"
+        )
         return (
             h,
             (
-                f"{usd(inp.price_month)} в месяц — это примерно {usd(h)} за GPU-час "
+                f"{usd(inp.price_month)} в месяц{per_gpu} примерно {usd(h)} за GPU-час "
                 f"({usd(inp.price_month)}{split} ÷ {hpm}{NBSP}ч)."
             ),
             [],

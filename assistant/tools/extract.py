@@ -6,7 +6,10 @@
 
 Parameter keys (shared by all tools): model, params_b, precision, kv_precision, context_tokens,
 batch, gpu, gpus, price_month, price_hour, price_scope, duration, duration_unit, method,
-sharding, gib, egress. Intent words: vram, fit, training, cost.
+sharding, gib, egress. Intent words: vram, fit, training, cost (an egress allowance question
+counts as cost). `request` marks an explicit calculation request; `price_scope` is "total" when a
+price is stated for a server («сервер на 8 H100 стоит …», «за 8 карт») unless it says «за карту»;
+«сколько стоит один GPU-час» asks for the rate and sets no duration.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Extraction:
     intents: set[str] = field(default_factory=set)
     definitional: bool = False
     price_words: bool = False  # «сколько стоит», «цена» — a price is needed
+    request: bool = False  # explicit calculation request («сколько памяти нужно», «почём»)
     notes: list[str] = field(default_factory=list)
 
 
@@ -142,7 +146,7 @@ def _gpus(raw: str, t: str, out: Extraction) -> str:
     )
     if m:
         out.params["gpus"] = int(m.group(1))
-    elif re.search(r"восьмигпу\w*|8[ -]?gpu[ -]?сервер\w*", t):
+    elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|карточн\w*)[ -]?сервер\w*", t):
         out.params["gpus"] = 8
     return t
 
@@ -173,12 +177,27 @@ def _money(t: str, out: Extraction) -> str:
         period = "в месяц" if key == "price_month" else "в час"
         out.notes.append(f"период цены не указан — считаем, что это цена {period}")
     out.params[key] = _clean(value)
-    if re.search(
-        r"за (?:весь |целый )?сервер|за все|в сумме|за (\d+ )?(?:карт|gpu|гпу)\w* вместе", t
-    ):
+    if _total_price(t) and not re.search(r"(?<![\w])по $", before):  # «по 2 190 $» — each
         out.params["price_scope"] = "total"
     end = m.end() + (tail.end() if tail else 0)
     return t[: m.start()] + MONEY_MARK + t[end:]
+
+
+_PER_GPU = re.compile(
+    r"за (?:1 |каждую |каждый )?(?:карт[уы]|gpu|гпу|видеокарт[уы]|ускорител[ья]|штуку)"
+    r"(?![\w]|[ -]?час)|per gpu|за каждую|за каждый"
+)
+_TOTAL = re.compile(
+    r"за (?:весь |целый )?сервер|за все|в сумме|за (?:\d+ )?(?:карт|gpu|гпу)\w* вместе|"
+    r"за (?:[2-9]|\d{2,}) (?:x ?)?(?:карт|gpu|гпу|видеокарт|ускорител|§g§)|"
+    r"сервер\w*|восьми(?:гпу|карточн|gpu)\w*|\d+[ -]?карточн\w*"
+)
+
+
+def _total_price(t: str) -> bool:
+    """A price stated for a server («сервер на 8 H100 стоит …», «за 8 карт») covers all its GPUs,
+    unless it is explicitly per card («… за карту», «per GPU»)."""
+    return bool(_TOTAL.search(t)) and not _PER_GPU.search(t)
 
 
 _DURATIONS = [
@@ -202,7 +221,7 @@ def _duration(t: str, out: Extraction) -> None:
         out.params.update(duration=6, duration_unit="months")
         return
     m = re.search(rf"(?<![\w.]){NUM} ?(?:gpu|гпу)[ -]?час\w*", t)
-    if m:  # «100 GPU-часов» = 100 hours of one GPU
+    if m and not _rate_of_one(t, m):  # «100 GPU-часов» = 100 hours of one GPU
         out.params.update(duration=_clean(float(m.group(1))), duration_unit="hours")
         return
     for unit, words in _DURATIONS:
@@ -217,6 +236,14 @@ def _duration(t: str, out: Extraction) -> None:
         if re.search(rf"(?<![\w]){pattern}", t):
             out.params.update(duration=1, duration_unit=unit)
             return
+
+
+def _rate_of_one(t: str, m: re.Match[str]) -> bool:
+    """«сколько стоит один GPU-час», «цена 1 GPU-часа» ask for the rate, not for a 1-hour job."""
+    before = t[max(0, m.start() - 30) : m.start()]
+    return float(m.group(1)) == 1 and bool(
+        re.search(r"стои\w*|стоимост\w*|цен\w*|почем|сколько|выход\w*|обход\w*", before)
+    )
 
 
 def _is_per(t: str, start: int) -> bool:
@@ -256,6 +283,21 @@ def _context(t: str, out: Extraction) -> None:
             suffix = (m.group(2) or "").strip(".")
             out.params["context_tokens"] = _tokens(float(m.group(1)), suffix, out)
             return
+
+
+def bare_context(text: str, out: Extraction) -> bool:
+    """«а для 32k?» — a bare «32k» / «128 тыс.» (no «контекст», «токенов») as a context length.
+
+    Only a follow-up to a memory question reads it so (solve.py); sets params["context_tokens"].
+    """
+    t = normalise(text)
+    m = re.search(
+        rf"(?<![\w.$]){NUM} ?(k|тыс\w*\.?|тысяч\w*)(?![\w])(?! ?(?:{_DOLLAR}|руб\w*|₽|€))", t
+    )
+    if not m:
+        return False
+    out.params["context_tokens"] = _tokens(float(m.group(1)), m.group(2).strip("."), out)
+    return True
 
 
 _WHO = (
@@ -300,10 +342,21 @@ def _training(t: str, out: Extraction) -> None:
         out.params["sharding"] = "fsdp"
 
 
+# egress allowance (glossary:egress): outbound traffic, not traffic in general («льют трафик»,
+# «трафик между картами» are not about the allowance)
+_EGRESS = re.compile(
+    r"исходящ\w*|egress|эгресс\w*|outbound|наружу|"
+    r"(?:скач|выгруж|выгруз|отда|забир|кача)\w* (?:\w+ ){0,4}?(?:с|из|от) (?:\w+ )?сервер\w*|"
+    r"(?:до)?плат\w* (?:\w+ ){0,1}?за (?:\w+ )?трафик\w*|"
+    r"трафик\w* (?:\w+ ){0,2}?(?:включ|лимит|огранич|бесплат|платн|тариф|доплат|стои|оплач)\w*|"
+    r"(?:включ|лимит|огранич|бесплат|платн|стоимост|цен|сколько|объем)\w* (?:\w+ ){0,2}?трафик\w*"
+)
+
+
 def _flags(t: str, out: Extraction) -> None:
     if re.search(r"(?<![\w])(?:гиб|gib|гибибайт\w*)(?![\w])", t):
         out.params["gib"] = True
-    if re.search(r"трафик|egress|исходящ\w*|эгресс", t):
+    if _EGRESS.search(t):
         out.params["egress"] = True
     if re.search(
         r"масштаб\w* (?:коэффициент\w* )?квантован\w*|квантован\w* масштаб\w*|"
@@ -332,7 +385,8 @@ def extract(text: str) -> Extraction:
     _duration(t, out)
     _training(t, out)
     _flags(t, out)
-    out.intents = intent.intents(t)
+    out.intents = intent.intents(t) | ({"cost"} if out.params.get("egress") else set())
     out.definitional = intent.definitional(t)
     out.price_words = intent.price_words(raw)
+    out.request = intent.request(raw)
     return out

@@ -1,8 +1,10 @@
 """Normalised Russian question → the calculation it asks for (vram/fit/training/cost) or none.
 
 Word lists only, no model: a definition question («что такое FP8?», «чем HBM отличается от
-GDDR7») is `definitional` and must not go to the calculators unless it also carries numbers to
-compute with (a model size, a price, a duration).
+GDDR7», and how-to questions «как дообучить …») is `definitional` and goes to the calculators
+only with an explicit calculation `request` («сколько памяти нужно …», «сколько стоит …»,
+«почём …», «посчитай»). Traffic words are not a cost intent by themselves: only an egress
+allowance question (extract.py sets `egress`) is.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import re
 _DEFINITIONAL = re.compile(
     r"что так\w*|что значит|что означа\w*|чем отлича\w*|в ч[её]м разниц\w*|разниц\w* между|"
     r"зачем|почему|объясни\w*|расскажи\w*|как работа\w*|для чего|что лучше|что за\b|"
-    r"какая архитектур\w*|кто (?:такой|такая)|какая разница|отличи\w*|отлича\w*"
+    r"какая архитектур\w*|кто (?:такой|такая)|какая разница|отличи\w*|отлича\w*|"
+    # how-to questions: «как дообучить …», «как разрезать …», «какой механизм использовать»
+    r"(?<![\w])как (?:\w+ )?(?!памят)\w+(?:ать|ять|еть|ить|уть|ыть|оть|сти|зти|чь)(?:ся)?(?![\w])|"
+    r"как\w* (?:механизм|способ|подход|движок|фреймворк|библиотек)\w*"
 )
 
 _INTENTS = {
     "cost": r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|обход\w*|бюджет\w*|расход\w*|"
     r"оплат\w*|тариф\w*|счет\w*|gpu[ -]?час\w*|гпу[ -]?час\w*|gpu-hour\w*|в час\b|в месяц\b|"
-    r"за час\b|\$|долл\w*|трафик\w*|egress|исходящ\w*|дорог\w*|дешев\w*|почасов\w*|помесячн\w*|"
+    r"за час\b|\$|долл\w*|дорог\w*|дешев\w*|почасов\w*|помесячн\w*|"
     r"hourly|monthly|per hour|per month|§m§",
     "training": r"обучени\w*|обучить|обучать|дообуч\w*|fine[ -]?tun\w*|finetun\w*|файн[ -]?тюн\w*|"
     r"тренир\w*|train\w*|lora|лора|лору|qlora|zero|зеро|fsdp|фсдп|adam|претрейн\w*",
@@ -31,6 +36,24 @@ _INTENTS = {
 }
 
 
+# an explicit request to compute something, even without a number in the question
+_REQUEST = re.compile(
+    r"(?:сколько|скока|скольк\w*) (?:\w+ ){0,3}?(?:памяти|видеопамяти|vram|врам\w*|гб|gb|"
+    r"гигабайт\w*|гиб|gib|места)(?! ?/ ?(?:с|s|сек\w*)(?![\w]))|"
+    r"(?:сколько|скока) (?:\w+ ){0,3}?(?:стои\w*|будет стоить|обойд\w*|выйд\w*|выход\w*|"
+    r"заплат\w*|денег|gpu[ -]?час\w*|гпу[ -]?час\w*)|"
+    r"(?:сколько|скока) (?:\w+ ){0,2}?(?:карт|gpu|гпу|видеокарт|ускорител)\w* (?:\w+ )?"
+    r"(?:нужн|надо|потребу|понадоб|хват)\w*|"
+    r"почем(?!у)|во сколько (?:\w+ )?обойд\w*|how much|how many|"
+    r"посчитай|рассчитай|прикинь|calculate"
+)
+
+
+def request(t: str) -> bool:
+    """«сколько памяти нужно …», «сколько стоит …», «почём …», «посчитай» — a calculation."""
+    return bool(_REQUEST.search(t))
+
+
 def definitional(t: str) -> bool:
     return bool(_DEFINITIONAL.search(t))
 
@@ -39,7 +62,15 @@ def intents(t: str) -> set[str]:
     return {name for name, p in _INTENTS.items() if re.search(rf"(?<![\w]){p}", t)}
 
 
+_TRAFFIC_PRICE = re.compile(
+    r"(?:стои\w*|стоимост\w*|цен\w*|оплат\w*|платн\w*) (?:\w+ ){0,2}?трафик\w*|"
+    r"трафик\w* (?:\w+ ){0,2}?(?:стои\w*|платн\w*|оплачива\w*)|"
+    r"(?:без )?доплат\w*"  # «без доплаты» — the egress fee, not a price to compute with
+)
+
+
 def price_words(t: str) -> bool:
+    t = _TRAFFIC_PRICE.sub(" ", t)  # «сколько стоит исходящий трафик» asks about the egress fee
     return bool(
         re.search(
             r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|бюджет\w*|\$|долл\w*|дорог\w*|"

@@ -13,7 +13,14 @@ Interface (stable; the answer engine is built against it):
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
-Definition questions («что такое FP8?») are not numeric even when they name a precision.
+Definition and how-to questions («что такое FP8?», «как дообучить 65B на одной карте?») are not
+numeric unless they explicitly ask for a calculation («сколько памяти нужно …»). A fresh question
+is numeric only when it carries a quantity to compute with (model or size, price, duration,
+context, batch), an explicit calculation request, or asks about the egress allowance. A short
+follow-up («а для 32k?», «а на 8 картах?», «а за неделю?», «а если батч 16?») changes one
+parameter and inherits the rest; a bare «32k» is a context length after a memory question. A
+server price carried into a follow-up that changes the GPU count is split per GPU first
+(«сервер на 8 H100 за 17 520 $» → «а на одну карту?» = 2 190 $ в месяц).
 """
 
 from __future__ import annotations
@@ -25,12 +32,14 @@ from pydantic import BaseModel, Field
 
 from assistant.tools import catalog
 from assistant.tools.base import ToolResult
-from assistant.tools.extract import Extraction, extract
+from assistant.tools.extract import Extraction, bare_context, extract
 from assistant.tools.registry import get_tool
 from assistant.tools.slugs import related_slugs
 
 SIZE = ("model", "params_b")
-HARD = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
+QUANTITY = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
+MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
+SHORT_FOLLOW_UP_WORDS = 5
 FOLLOW_UP = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
@@ -64,7 +73,7 @@ def _has(p: dict[str, Any], *keys: str) -> bool:
 
 def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str | None:
     p, it = ex.params, ex.intents
-    if ex.definitional and not _has(p, *HARD):
+    if ex.definitional and not ex.request:
         return None
     if _has(p, "price_month", "price_hour") or "cost" in it:
         return "gpu_cost"
@@ -93,6 +102,12 @@ def _upgrade(tool: str, p: dict[str, Any]) -> str:
 def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any]:
     base = {} if fresh else {k: v for k, v in carried.items() if k != "tool"}
     new = {k: v for k, v in ex.params.items() if k != "compare_precisions"}
+    if _changes_gpus_of_total_price(base, new):
+        n = int(base["gpus"])
+        for key in ("price_month", "price_hour"):
+            if key in base:
+                base[key] = base[key] / n
+        base["price_scope"] = "per_gpu"
     pairs = (("params_b", "model"), ("price_month", "price_hour"))
     for a, b in pairs:
         if a in new:
@@ -100,6 +115,30 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
         if b in new:
             base.pop(a, None)
     return {**base, **new}
+
+
+def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> bool:
+    """A carried server price («за 8 карт») meets a follow-up with another GPU count."""
+    return (
+        base.get("price_scope") == "total"
+        and int(base.get("gpus") or 1) > 1
+        and "gpus" in new
+        and not _has(new, "price_month", "price_hour")
+    )
+
+
+def _short_follow_up(text: str, carried: dict[str, Any]) -> bool:
+    if not carried.get("tool"):
+        return False
+    return bool(FOLLOW_UP.search(text.lower())) or len(text.split()) <= SHORT_FOLLOW_UP_WORDS
+
+
+def asks_calculation(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
+    """A quantity to compute with, an explicit request, an egress question, or a short follow-up
+    that changes a carried parameter; otherwise a term question («как …», «что даёт …»)."""
+    if _has(ex.params, *QUANTITY) or ex.request or ex.params.get("egress"):
+        return True
+    return _short_follow_up(text, carried) and bool(ex.params)
 
 
 def _is_fresh(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
@@ -137,6 +176,14 @@ def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
     carried = dict(carried or {})
     ex = extract(text)
     prev = carried.get("tool")
+    if (
+        prev in MEMORY_TOOLS
+        and "context_tokens" not in ex.params
+        and _short_follow_up(text, carried)
+    ):
+        bare_context(text, ex)  # «а для 32k?»
+    if not asks_calculation(text, ex, carried):
+        return NumericOutcome(is_numeric=False, params=carried)
     fresh = _is_fresh(text, ex, carried)
     merged = merge(carried, ex, fresh)
     tool = choose_tool(ex, None if fresh else prev, merged)
