@@ -36,7 +36,9 @@ def server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(
+    scope="module"
+)  # sync Playwright keeps an event loop running: end it with the module
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} missing: run scripts/install_browser.sh")
