@@ -26,7 +26,14 @@ def test_term_answer_cites_the_entry_with_markers(pipeline) -> None:  # type: ig
     assert a.route == "term" and a.generator == "embedded" and not a.refused
     assert a.citations[0].slug == "nccl" and a.citations[0].url == "/glossary/nccl"
     assert "[1]" in a.answer and "RCCL" in a.answer
-    assert set(a.model_dump()) == {"answer", "citations", "tool_calls", "refused", "route", "generator"}
+    assert set(a.model_dump()) == {
+        "answer",
+        "citations",
+        "tool_calls",
+        "refused",
+        "route",
+        "generator",
+    }
 
 
 def test_comparison_cites_both_entries(pipeline) -> None:  # type: ignore[no-untyped-def]

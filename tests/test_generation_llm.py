@@ -47,7 +47,9 @@ def test_grounded_llm_answer_is_used(settings, retriever, server) -> None:  # ty
     assert "[1] NCCL" in messages[1]["content"]
 
 
-def test_invented_number_is_regenerated_then_replaced_by_embedded(settings, retriever, server) -> None:  # type: ignore[no-untyped-def]
+def test_invented_number_is_regenerated_then_replaced_by_embedded(
+    settings, retriever, server
+) -> None:  # type: ignore[no-untyped-def]
     bad = "NCCL ускоряет обучение в 17 раз [1]."
     server.push(bad)
     server.push(bad)

@@ -89,7 +89,9 @@ class Prices(BaseModel):
         return next((p for p in self.examples if p.gpu == gpu_id), None)
 
 
+@lru_cache(maxsize=1)
 def corpus_dir() -> Path:
+    """The configured corpus folder, read once (building Settings costs ~3 ms per call)."""
     from assistant.settings import Settings
 
     return Settings().corpus_dir
