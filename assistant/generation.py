@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.compose import Picked, paragraph
 from assistant.corpus import Entry
+from assistant.grounding import MARKER
 from assistant.prompting import render
 from assistant.schema import Route, Turn
 
@@ -22,7 +23,6 @@ EXAMPLES = (
     "сколько видеопамяти нужно модели 70B в FP8?",
     "сколько стоит аренда восьми H100 на неделю?",
 )
-_MARKER = re.compile(r"\[(\d{1,2})\]")
 
 
 @dataclass(frozen=True)
@@ -123,4 +123,4 @@ def renumber(text: str, count: int) -> tuple[str, list[int]]:
             order.append(n - 1)
         return f"[{order.index(n - 1) + 1}]"
 
-    return _MARKER.sub(sub, text), order
+    return MARKER.sub(sub, text), order

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from assistant.schema import Citation
 
-_MARKER = re.compile(r"\[(\d{1,2})\]")
+MARKER = re.compile(r"\[(\d{1,2})\]")  # a citation marker: [1]
 # A standalone number: «2 190», «2190», «3,00», «4.8», «1 344,5» — not part of a word like FP8.
 _SPACE = "[ \u00a0\u202f]"
 _NUMBER = re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:{_SPACE}\d{{3}})+|\d+)(?:[.,](\d+))?(?![\w])")
@@ -26,7 +26,7 @@ class Number:
 
 def numbers(text: str) -> list[Number]:
     """Standalone numbers in text, citation markers excluded."""
-    text = _MARKER.sub(" ", text)
+    text = MARKER.sub(" ", text)
     out = []
     for m in _NUMBER.finditer(text):
         whole = re.sub(_SPACE, "", m.group(1))
@@ -36,7 +36,7 @@ def numbers(text: str) -> list[Number]:
 
 
 def name_tokens(text: str) -> set[str]:
-    return {t.lower().strip("-") for t in _ALNUM.findall(_MARKER.sub(" ", text))}
+    return {t.lower().strip("-") for t in _ALNUM.findall(MARKER.sub(" ", text))}
 
 
 def _matches(n: Number, allowed: float) -> bool:
@@ -98,7 +98,7 @@ def citation_problems(
     """Markers must point at a citation; every citation must come from the retrieved context."""
     known = set(context)
     problems = [f"цитата {c.slug} не из контекста" for c in citations if c.slug not in known]
-    for m in _MARKER.finditer(text):
+    for m in MARKER.finditer(text):
         n = int(m.group(1))
         if not 1 <= n <= len(citations):
             problems.append(f"маркер [{n}] без источника")
@@ -118,7 +118,7 @@ def support_ratio(text: str, sources: Sources) -> float:
     """Share of the answer's content words that occur in its sources (garbage scores low)."""
     from assistant.text import lemmas
 
-    words = [w for w in lemmas(_MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
+    words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
     if not words:
         return 0.0
     known: set[str] = set()
