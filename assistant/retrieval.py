@@ -124,6 +124,11 @@ class HybridRetriever:
         self.titles = {e.slug: e.title for e in glossary.entries}
         self.aliases = AliasMatcher(glossary)
         self._chunk_slugs = [c.slug for c in index.chunks]
+        import faiss
+
+        # One query at a time: FAISS's own threads fight torch's for 2 cores (16–24 ms vs 0.3 ms
+        # per search when the other core is busy, docs/benchmarks.md).
+        faiss.omp_set_num_threads(1)
 
     def embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)

@@ -47,9 +47,11 @@ _HELP = re.compile(
 )
 _THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
 _COMPARISON = re.compile(
-    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|лучше|хуже|быстрее|"
-    r"медленнее|difference|compare|\bпротив\b|в отличие|то же самое|одно и то же|same as|same thing"
+    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
+    r"в отличие|то же самое|одно и то же|same as|same thing"
 )
+# «или», «лучше» compare only when the question names both things («LoRA или QLoRA»).
+_WEAK_COMPARISON = re.compile(r"\bили\b|лучше|хуже|быстрее|медленнее|\bпротив\b|\bor\b|better")
 # Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
 _DOMAIN = re.compile(
     r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
@@ -123,7 +125,8 @@ class Signals:
 
     injection: bool
     greeting: bool  # greeting/help/thanks with nothing else to answer
-    comparison_cue: bool
+    comparison_cue: bool  # explicit: «чем отличается», «разница», «vs»
+    weak_comparison: bool  # «или», «лучше»: a comparison only if two entries are named
     domain: bool
     follow_up: bool  # refers back to the previous turn
     defined_term: str  # «что такое X» → X (folded), else ""
@@ -146,6 +149,7 @@ def signals(text: str) -> Signals:
         injection=bool(_INJECTION.search(t)),
         greeting=greeting,
         comparison_cue=bool(_COMPARISON.search(t)),
+        weak_comparison=bool(_WEAK_COMPARISON.search(t)),
         domain=bool(_DOMAIN.search(t)),
         follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
         defined_term=_original_span(text, match.group(1)) if match else "",
@@ -161,10 +165,38 @@ def _original_span(text: str, folded: str) -> str:
     return squashed[at : at + len(folded)] if at >= 0 else folded
 
 
+# Everyday words of the trade that carry no topic of their own: they must not make a question
+# look like it is about an unknown technology.
+_COMMON_TECH = frozenset(
+    """
+    root api apis open source opensource fine tune tuning finetune finetuning torch pytorch
+    linux os cpu gpu gpus server servers cloud docker kubernetes model models llm llms int4 int8
+    fp16 fp32 bit bits gb tb gib mb batch batching token tokens context prompt prompts
+    inference training train deploy deployment sdk openai python benchmark spec specs vm vms
+    cluster node nodes rack chat bot ai ml
+    """.split()
+)
+
+
+def _catalogue_words() -> set[str]:
+    """Model and GPU names from the calculators' catalogues (DeepSeek, Qwen, RTX, L40S…)."""
+    from assistant.tools import catalog
+
+    found: set[str] = set()
+    items: list[catalog.Gpu | catalog.ModelArch] = [
+        *catalog.models().values(),
+        *catalog.gpus().values(),
+    ]
+    for item in items:
+        for name in (item.name, *item.aliases):
+            found.update(words(name))
+    return found
+
+
 @lru_cache(maxsize=4)
 def _known_vocabulary(glossary: Glossary) -> frozenset[str]:
-    """Every word of every entry (text, titles, aliases): a term outside it is not covered."""
-    vocab: set[str] = set()
+    """Every word of every entry, the catalogues and common tech words: others are unknown."""
+    vocab: set[str] = set(_COMMON_TECH) | _catalogue_words()
     for entry in glossary.entries:
         for chunk in (entry.text, *entry.names):
             vocab.update(words(chunk))
@@ -226,7 +258,7 @@ def unknown_words(text: str, glossary: Glossary, *, english_guard: bool = True) 
 
 def unknown_term(term: str, glossary: Glossary) -> bool:
     """True when a «что такое X» term names nothing the glossary mentions (e.g. TPU)."""
-    if not words(term):
+    if not words(term) or len(words(term)) > 3:  # a long phrase is a question, not a term
         return False
     names = {normalize_name(n) for e in glossary.entries for n in e.names}
     if normalize_name(term) in names:

@@ -20,6 +20,8 @@ COS_MAYBE = 0.838  # covered only if BM25 agrees
 BM25_MIN = 2.0
 PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
 RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
+UNSURE_MARGIN = 1.0  # the same, when the question names no entry and similarity is modest
+UNSURE_ROOM = 1
 
 
 @dataclass(frozen=True)
@@ -67,20 +69,25 @@ def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Gl
     if not _covered(named, retrieval, sig, glossary, question):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
-    if sig.comparison_cue and len(named) >= 2:
+    if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
         return Scope(True, slugs=named[:3], comparison=True, confidence="high")
     if sig.comparison_cue and len(retrieval.hits) > 1:
         second = retrieval.hits[1]
         if top.score - second.score <= PAIR_MARGIN or second.slug in named:
             return Scope(True, slugs=[top.slug, second.slug], comparison=True)
-    extra = [s for s in named if s != top.slug][:1]
-    if not extra and len(retrieval.hits) > 1 and top.score - retrieval.hits[1].score <= RUNNER_UP:
-        extra = [retrieval.hits[1].slug]  # a close runner-up adds one supporting paragraph
-    slugs = [top.slug, *extra]
     best = max(retrieval.dense.values(), default=0.0)
     confidence: Literal["high", "medium", "low"] = (
         "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"
     )
     if not named and best < COS_SURE:
         confidence = "low"
+    extra = [s for s in named if s != top.slug][:1]
+    # Close runners-up add a supporting paragraph; when unsure, show the two next candidates.
+    margin, room = (RUNNER_UP, 1) if confidence == "high" else (UNSURE_MARGIN, UNSURE_ROOM)
+    for hit in retrieval.hits[1:]:
+        if len(extra) >= room or top.score - hit.score > margin:
+            break
+        if hit.slug not in extra:
+            extra.append(hit.slug)
+    slugs = [top.slug, *extra]
     return Scope(True, slugs=slugs, confidence=confidence)

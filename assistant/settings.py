@@ -32,7 +32,9 @@ class Settings(BaseSettings):
 
     # index
     auto_rebuild_index: bool = True
-    ann_threshold: int = 50_000  # chunks above which the FAISS index becomes approximate (HNSW)
+    # chunks above which FAISS becomes approximate (HNSW): exact search passes ~10 % of the query
+    # embedding time at ~20k chunks on 2 cores (docs/benchmarks.md)
+    ann_threshold: int = 20_000
 
     # retrieval
     top_k: int = 5
