@@ -339,6 +339,8 @@ class Engine:
             problems.append("нет ссылок на источники")
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
             problems.append("текст не опирается на источники")
+        if self.llm is not None and grounding.echoes(text, self.llm.instructions):
+            problems.append("черновик повторяет служебные инструкции")
         return text, citations, problems
 
     def _embedded(

@@ -81,6 +81,7 @@ class VLLMGenerator:
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
+        self.instructions = _instruction_shingles(prompts_dir)
 
     def handles(self, ctx: AnswerContext) -> bool:
         return ctx.route in self.ROUTES and self.client.available
@@ -106,6 +107,21 @@ class VLLMGenerator:
 
     def stream(self, ctx: AnswerContext) -> Iterator[str]:
         yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
+
+
+def _instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
+    """Word 4-grams of the prompts' fixed wording (Jinja tags removed): a draft containing one
+    is echoing its instructions, which must never reach a customer."""
+    from assistant.grounding import shingles
+
+    found: set[tuple[str, ...]] = set()
+    for name in ("system.j2", "answer.j2", "tool_result.j2", "condense.j2", "tool_call.j2"):
+        path = prompts_dir / name
+        if path.exists():
+            source = re.sub(r"{[{%#].*?[}%#]}", " | ", path.read_text("utf-8"), flags=re.S)
+            for part in source.split("|"):
+                found |= shingles(part)
+    return found
 
 
 def renumber(text: str, count: int) -> tuple[str, list[int]]:

@@ -125,3 +125,15 @@ def support_ratio(text: str, sources: Sources) -> float:
     for t in sources.texts:
         known.update(lemmas(t))
     return sum(w in known for w in words) / len(words)
+
+
+def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
+    from assistant.text import words
+
+    tokens = words(text)
+    return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
+    """True when a draft repeats the prompt's own wording (a base model echoing its input)."""
+    return bool(shingles(text) & instructions)

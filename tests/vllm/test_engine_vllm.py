@@ -12,7 +12,7 @@ import pytest
 from assistant.engine import Engine
 from assistant.eval_answers import Recorder
 from assistant.generation import EmbeddedGenerator, VLLMGenerator
-from assistant.grounding import Sources, support_ratio
+from assistant.grounding import Sources, echoes, support_ratio
 from assistant.llm import ChatClient
 from assistant.pipeline import Pipeline
 
@@ -41,7 +41,11 @@ def test_base_model_garbage_never_reaches_the_user(vllm_server: Any, retriever: 
         if answer.generator == "vllm":  # a draft that passed must stand on its sources
             sources = Sources()
             sources.add(*(pipeline.engine.entries[c.slug].text for c in answer.citations))
+            for call in answer.tool_calls:
+                sources.add_json(call.result)
+                sources.add(str(call.result.get("summary_ru", "")))
             assert support_ratio(answer.answer, sources) >= 0.6
+            assert not echoes(answer.answer, pipeline.engine.llm.instructions)  # type: ignore[union-attr]
         else:
             assert answer.meta.fallback_reason, "embedded answer must say why the LLM did not"
     assert rec.leaked == []
@@ -73,6 +77,13 @@ def test_server_killed_mid_answer_gives_embedded_answer_and_opens_breaker(
     time.sleep(3.0)  # the draft is being streamed (hundreds of tokens at ~20 tokens/s)
     vllm_server.kill()
     worker.join(timeout=60)
+    try:
+        _check_fallback(pipeline, result)
+    finally:
+        vllm_server.restart()  # later destructive tests need a live server to kill again
+
+
+def _check_fallback(pipeline: Pipeline, result: dict[str, Any]) -> None:
     answer = result["a"]
     assert answer.generator == "embedded" and answer.citations[0].slug == "nccl"
     assert answer.meta.fallback_reason.startswith("llm_unavailable")
