@@ -23,6 +23,7 @@ from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
 
 if TYPE_CHECKING:
+    from assistant.embedding import Embedder
     from assistant.engine import Engine
     from assistant.indexing import ProgressFn
     from assistant.retrieval import HybridRetriever
@@ -35,8 +36,14 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
     from assistant.indexing import open_index
     from assistant.retrieval import HybridRetriever
 
+    from assistant.batching import BatchingEmbedder
+
     glossary = load_glossary(settings.corpus_dir)
-    embedder = load_embedder(settings)
+    embedder: Embedder = load_embedder(settings)
+    if settings.embed_batch_max > 1:  # 1 = every request embeds on its own thread
+        embedder = BatchingEmbedder(
+            embedder, max_batch=settings.embed_batch_max, max_wait_ms=settings.embed_batch_wait_ms
+        )
     index, _ = open_index(
         glossary,
         embedder,

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     embedding_cache_dir: Path = Field(
         default_factory=lambda: Path.home() / ".cache" / "glossary-assistant"
     )
+    # concurrent queries share one forward pass; 0 ms = batch only what queued meanwhile
+    embed_batch_max: int = 32
+    embed_batch_wait_ms: float = 0.0
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "
 
