@@ -31,12 +31,11 @@ if TYPE_CHECKING:
 
 def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> HybridRetriever:
     """Glossary + embedding model + (re)built index → the hybrid retriever."""
+    from assistant.batching import BatchingEmbedder
     from assistant.corpus import load_glossary
     from assistant.embedding import load_embedder
     from assistant.indexing import open_index
     from assistant.retrieval import HybridRetriever
-
-    from assistant.batching import BatchingEmbedder
 
     glossary = load_glossary(settings.corpus_dir)
     embedder: Embedder = load_embedder(settings)
