@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from assistant.schema import Citation
 
@@ -74,13 +75,18 @@ class Sources:
         return found
 
 
+@lru_cache(maxsize=8)
+def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not phrases:
+        return None
+    alternation = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternation})(?![\w])", re.IGNORECASE)
+
+
 def strip_phrases(text: str, phrases: Sequence[str]) -> str:
     """Remove known product names (longest first) so their digits are not read as numbers."""
-    for phrase in phrases:
-        text = re.sub(
-            rf"(?<![\w.]){re.escape(phrase)}(?![\w])", " NAME ", text, flags=re.IGNORECASE
-        )
-    return text
+    pattern = _phrase_pattern(tuple(phrases))
+    return pattern.sub(" NAME ", text) if pattern else text
 
 
 def ungrounded_numbers(text: str, sources: Sources) -> list[str]:

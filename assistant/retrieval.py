@@ -71,15 +71,15 @@ class AliasMatcher:
                 if len(words(name)) == 1 and len(words(name)[0]) >= self.MIN_FUZZY:
                     for key in (words(name)[0], *_deletes(words(name)[0])):
                         self.fuzzy.setdefault(key, set()).add(entry.slug)
+        self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
 
     def match(self, query: str) -> dict[str, float]:
         """slug → match strength (number of words in the longest matched name)."""
         raw = words(query)
-        forms = {" " + " ".join(lemma(w) for w in raw) + " ", " " + " ".join(raw) + " "}
         found: dict[str, float] = {}
-        for phrase, slugs in self.phrases.items():
-            if any(f" {phrase} " in form for form in forms):
-                for slug in slugs:
+        for tokens in (raw, [lemma(w) for w in raw]):
+            for phrase in _ngrams(tokens, self.longest):
+                for slug in self.phrases.get(phrase, ()):
                     found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
         for w in raw:
             if len(w) >= self.MIN_FUZZY:
@@ -87,6 +87,13 @@ class AliasMatcher:
                     for slug in self.fuzzy.get(key, ()):
                         found.setdefault(slug, 0.5)
         return found
+
+
+def _ngrams(tokens: list[str], longest: int) -> Iterable[str]:
+    """Every run of up to `longest` consecutive tokens, space-joined (dictionary look-ups)."""
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(len(tokens), start + longest) + 1):
+            yield " ".join(tokens[start:end])
 
 
 def _best_per_slug(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:

@@ -94,12 +94,25 @@ def _alias_spans(text: str, table: dict[str, Any]) -> tuple[Any, str] | None:
     """Longest alias of any record found in `text` (norm'ed tokens) → (record, alias)."""
     padded = f" {catalog.norm(_families(text))} "
     best: tuple[int, Any, str] | None = None
-    for item in table.values():
-        for alias in [item.id, *item.aliases]:
-            a = catalog.norm(alias)
-            if f" {a} " in padded and (best is None or len(a) > best[0]):
-                best = (len(a), item, a)
+    for item, a in _normed_aliases(id(table), table):
+        if f" {a} " in padded and (best is None or len(a) > best[0]):
+            best = (len(a), item, a)
     return (best[1], best[2]) if best else None
+
+
+_ALIAS_CACHE: dict[int, tuple[dict[str, Any], list[tuple[Any, str]]]] = {}
+
+
+def _normed_aliases(key: int, table: dict[str, Any]) -> list[tuple[Any, str]]:
+    """(record, normalised alias) pairs, computed once per catalogue table (hot path)."""
+    cached = _ALIAS_CACHE.get(key)
+    if cached is None or cached[0] is not table:
+        pairs = [
+            (item, catalog.norm(a)) for item in table.values() for a in [item.id, *item.aliases]
+        ]
+        cached = (table, pairs)
+        _ALIAS_CACHE[key] = cached
+    return cached[1]
 
 
 def _model(raw: str, t: str, out: Extraction) -> str:
