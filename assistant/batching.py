@@ -31,6 +31,10 @@ class BatchingEmbedder:
         self.dim = inner.dim
         self.max_batch = max_batch
         self.max_wait_s = max_wait_ms / 1000
+        # All query embedding now happens on this one thread, so a batch of two may use both
+        # cores (measured: 4 queries 57 ms with 2 threads vs 91 ms with 1).
+        if hasattr(inner, "small_call_texts"):
+            inner.small_call_texts = 1
         self._queue: SimpleQueue[tuple[str, Future[np.ndarray]]] = SimpleQueue()
         self._worker = threading.Thread(target=self._run, name="embed-batcher", daemon=True)
         self._worker.start()
