@@ -102,25 +102,18 @@ def evaluate(retriever: HybridRetriever, rows: list[EvalRow]) -> dict[str, Any]:
 
 
 def render_table(report: dict[str, Any], console: Console) -> None:
+    """One row per slice and mode, so it reads at any terminal width."""
     table = Table(title=f"Retrieval: {report['n']} вопросов")
-    table.add_column("срез")
-    table.add_column("n", justify="right")
-    for mode in MODES:
-        for metric in ("R@1", "R@3", "R@5", "MRR@10"):
-            table.add_column(f"{mode} {metric}", justify="right")
+    for name in ("срез", "n", "режим", "R@1", "R@3", "R@5", "MRR@10"):
+        table.add_column(name, justify="left" if name in ("срез", "режим") else "right")
     sections = [("всего", report["n"], report["overall"])]
     sections += [(cat, v["n"], v) for cat, v in report["categories"].items()]
     for name, n, data in sections:
-        cells = []
-        for mode in MODES:
+        for i, mode in enumerate(MODES):
             m = data[mode]
-            cells += [
-                f"{m['recall@1']:.3f}",
-                f"{m['recall@3']:.3f}",
-                f"{m['recall@5']:.3f}",
-                f"{m['mrr@10']:.3f}",
-            ]
-        table.add_row(name, str(n), *cells)
+            metrics = [f"{m[k]:.3f}" for k in ("recall@1", "recall@3", "recall@5", "mrr@10")]
+            table.add_row(name if i == 0 else "", str(n) if i == 0 else "", mode, *metrics)
+        table.add_section()
     console.print(table)
     if report["misses"]:
         console.print(f"[dim]Промахи hybrid@3: {len(report['misses'])}[/dim]")
