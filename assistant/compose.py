@@ -70,10 +70,13 @@ def pick(
     query: str,
     *,
     limit: int = 3,
-    definition: bool = True,
+    definition: bool | None = True,
     prefer: Sequence[str] = (),
 ) -> list[str]:
     """Choose up to `limit` sentences: the definition first (if asked), then the most relevant.
+
+    definition: True = always include it, False = leave it out (a follow-up on the same
+    entry), None = only if it is among the most relevant.
 
     `prefer`: names of another entry (comparisons) — sentences mentioning them rank first.
     """
@@ -85,7 +88,7 @@ def pick(
     order = {s: i for i, (s, _) in enumerate(scored)}
     wanted = {normalize_name(p) for p in prefer}
     chosen = [scored[0][0]] if definition else []
-    if not definition and len(scored) > 1:
+    if definition is False and len(scored) > 1:
         scored = scored[1:]  # a follow-up on a term just explained: skip its definition
 
     def rank(item: tuple[str, float]) -> float:

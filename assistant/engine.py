@@ -21,6 +21,7 @@ from assistant.text import words
 
 log = logging.getLogger(__name__)
 REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
+SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer
 MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
 
 
@@ -201,6 +202,8 @@ class Engine:
     ) -> Answer:
         slugs = scope.slugs
         route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
+        if route == "term" and not (sig.defined_term and slugs[0] in retrieval.alias):
+            slugs = self._supporting(slugs, retrieval, question)  # «что такое NVLink» stays focused
         seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
         picked = self._pick(slugs, retrieval, question, comparison=route == "comparison", seen=seen)
         entries = tuple(p.entry for p in picked)
@@ -218,6 +221,24 @@ class Engine:
         meta.evidence = [_evidence(p) for p in picked]
         return self._finish(ctx, meta)
 
+    def _supporting(self, slugs: list[str], retrieval: Retrieval, question: str) -> list[str]:
+        """Add a top-3 entry whose best sentence answers the question nearly as well as the
+        main entry's best sentence: it earns one sentence and a citation."""
+        best = self._best_sentence(slugs[0], retrieval, question)
+        out = list(slugs)
+        for hit in retrieval.hits[1:3]:
+            if len(out) >= 3:
+                break
+            close = self._best_sentence(hit.slug, retrieval, question) >= best - SUPPORT_DELTA
+            if hit.slug not in out and close:
+                out.append(hit.slug)
+        return out
+
+    def _best_sentence(self, slug: str, retrieval: Retrieval, question: str) -> float:
+        entry = self.entries[slug]
+        scores = [sc for _, sc in self.bank.scores(entry, retrieval.vector, question)]
+        return max(scores, default=0.0)
+
     def _pick(
         self,
         slugs: list[str],
@@ -233,7 +254,7 @@ class Engine:
             entry = self.entries[slug]
             others = [name for s in slugs if s != slug for name in self.entries[s].names]
             fresh = slug not in seen
-            limit = 2 if comparison or n > 1 or not fresh else 3
+            limit = 2 if comparison or not fresh else (3 if n == 1 else 1)
             sents = pick(
                 self.bank,
                 entry,
