@@ -6,15 +6,13 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from assistant import grounding
 from assistant.compose import Picked, SentenceBank, pick
-from assistant.corpus import Entry
-from assistant.errors import AssistantError, LLMUnavailableError
-from assistant.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
+from assistant.guard import Guard
 from assistant.indexing import split_sentences
 from assistant.retrieval import HybridRetriever, Retrieval
 from assistant.router import Signals, signals, unknown_term, wants_calculation
-from assistant.schema import Answer, AnswerMeta, Citation, Evidence, Route, ToolCall, Turn
+from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.scope import Scope, decide_scope
 from assistant.settings import Settings
 from assistant.text import words
@@ -22,7 +20,6 @@ from assistant.text import words
 log = logging.getLogger(__name__)
 REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
 SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer
-MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
 
 
 class Engine:
@@ -40,22 +37,7 @@ class Engine:
         self.bank = SentenceBank(self.glossary.entries, retriever.index)
         self.embedded = embedded
         self.llm = llm
-        self.known_names = self._known_names()
-        self.name_phrases = _name_phrases()
-
-    def _known_names(self) -> set[str]:
-        from assistant.settings import ROOT
-
-        found: set[str] = set()
-        for entry in self.glossary.entries:
-            found |= grounding.name_tokens(" ".join((entry.text, *entry.names)))
-        for name in ("gpus.yaml", "models.yaml"):
-            path = self.settings.corpus_dir / name
-            if not path.exists():
-                path = ROOT / "corpus" / name
-            if path.exists():
-                found |= grounding.name_tokens(path.read_text("utf-8"))
-        return found
+        self.guard = Guard(settings, self.glossary, embedded, llm)
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -300,8 +282,7 @@ class Engine:
         refused: bool = False,
         tool_calls: list[ToolCall] | None = None,
     ) -> Answer:
-        sources = self._sources(ctx)
-        text, citations, generator = self._generate(ctx, meta, sources)
+        text, citations, generator = self.guard.produce(ctx, meta)
         return Answer(
             answer=text,
             citations=citations,
@@ -310,78 +291,6 @@ class Engine:
             route=ctx.route,
             generator=generator,
             meta=meta,
-        )
-
-    def _sources(self, ctx: AnswerContext) -> grounding.Sources:
-        sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
-        sources.add(
-            ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")
-        )
-        for entry in ctx.entries:
-            sources.add(entry.title, entry.text)
-        if ctx.outcome is not None:
-            for result in ctx.outcome.results:
-                sources.add_json(result.model_dump())
-            sources.add(ctx.outcome.answer_ru)
-        return sources
-
-    def _generate(
-        self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
-    ) -> tuple[str, list[Citation], str]:
-        if self.llm is not None and self.llm.handles(ctx):
-            for _attempt in range(2):  # one regeneration, then the embedded answer
-                try:
-                    draft = self.llm.generate(ctx)
-                except LLMUnavailableError as e:
-                    meta.fallback_reason = f"llm_unavailable: {e.user_message}"
-                    break
-                except AssistantError as e:
-                    meta.fallback_reason = f"llm_error: {type(e).__name__}"
-                    break
-                text, citations, problems = self._verify_llm(draft, ctx, sources)
-                if not problems:
-                    return text, citations, self.llm.name
-                meta.grounding_violations += len(problems)
-                meta.fallback_reason = "grounding: " + "; ".join(problems[:3])
-                log.info("LLM draft rejected: %s", problems)
-        elif self.llm is not None and ctx.route in VLLMGenerator.ROUTES:
-            meta.fallback_reason = "llm_unavailable: circuit open"
-        return self._embedded(ctx, meta, sources)
-
-    def _verify_llm(
-        self, draft: str, ctx: AnswerContext, sources: grounding.Sources
-    ) -> tuple[str, list[Citation], list[str]]:
-        text, used = renumber(draft, len(ctx.entries))
-        citations = [self._citation(ctx.entries[i]) for i in used]
-        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
-        if not 20 <= len(text) <= 1500:
-            problems.append("длина ответа вне допустимого")
-        if ctx.entries and not citations and ctx.route != "numeric":
-            problems.append("нет ссылок на источники")
-        if grounding.support_ratio(text, sources) < MIN_SUPPORT:
-            problems.append("текст не опирается на источники")
-        if self.llm is not None and grounding.echoes(text, self.llm.instructions):
-            problems.append("черновик повторяет служебные инструкции")
-        return text, citations, problems
-
-    def _embedded(
-        self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
-    ) -> tuple[str, list[Citation], str]:
-        text = self.embedded.generate(ctx)
-        citations = [self._citation(e) for e in ctx.entries]
-        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
-        if problems:  # a composer bug: never let it out; the metric makes it visible
-            log.error("embedded answer failed checks: %s", problems)
-            meta.grounding_violations += len(problems)
-            safe = replace(ctx, route="not_found", entries=ctx.entries[:2], defined_term="")
-            text = self.embedded.generate(safe)
-        return text, citations, self.embedded.name
-
-    def _citation(self, entry: Entry) -> Citation:
-        return Citation(
-            slug=entry.slug,
-            title=entry.title,
-            url=self.settings.public_base_url.rstrip("/") + entry.url,
         )
 
     def ready(self) -> dict[str, Any]:
@@ -403,23 +312,6 @@ _PRONOUNS = frozenset(
         "этого этой этим тот та там тут it its this that"
     ).split()
 )
-
-
-def _name_phrases() -> tuple[str, ...]:
-    """Catalogue model and GPU names with digits, longest first (for number grounding)."""
-    from assistant.tools import catalog
-
-    names: set[str] = set()
-    items: list[catalog.Gpu | catalog.ModelArch] = [
-        *catalog.models().values(),
-        *catalog.gpus().values(),
-    ]
-    for item in items:
-        for name in (item.name, *item.aliases):
-            if any(c.isdigit() for c in name) and " " in name:
-                names.add(name)
-    names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
-    return tuple(sorted(names, key=len, reverse=True))
 
 
 def _carried(history: list[Turn]) -> dict[str, Any]:

@@ -46,8 +46,8 @@ class Recorder:
     def audit(self, question: str, answer: Answer, history: list[Turn]) -> list[str]:
         """Independent check: citations from the context, numbers from tools or cited entries."""
         entries = self.pipeline.engine.entries
-        engine = self.pipeline.engine
-        sources = grounding.Sources(names=set(engine.known_names), phrases=engine.name_phrases)
+        guard = self.pipeline.engine.guard
+        sources = grounding.Sources(names=set(guard.known_names), phrases=guard.name_phrases)
         sources.add(
             question, answer.meta.question, *(t.content for t in history if t.role == "user")
         )
