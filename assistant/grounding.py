@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -134,12 +135,41 @@ def support_ratio(text: str, sources: Sources) -> float:
 
 
 def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
+    """Word n-grams; a fragment shorter than `size` (a header such as «Статьи глоссария:»)
+    counts as one n-gram of its own length, if it has at least two words."""
     from assistant.text import words
 
     tokens = words(text)
+    if 2 <= len(tokens) < size:
+        return {tuple(tokens)}
     return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
 
 
 def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
     """True when a draft repeats the prompt's own wording (a base model echoing its input)."""
-    return bool(shingles(text) & instructions)
+    from assistant.text import words
+
+    tokens = words(text)
+    grams = {tuple(tokens[i : i + n]) for n in (2, 3, 4) for i in range(len(tokens) - n + 1)}
+    return bool(grams & instructions)
+
+
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]]+", re.IGNORECASE)
+_SOURCE_LINE = re.compile(r"^\s*\[\d{1,2}\]", re.MULTILINE)
+
+
+def foreign_links(text: str, sources: Sources) -> list[str]:
+    """Links in a draft that no source contains (a model must never invent a URL)."""
+    known = {u for t in sources.texts for u in _URL.findall(t)}
+    return [u for u in _URL.findall(text) if u not in known]
+
+
+def degenerate(text: str) -> bool:
+    """Repetition loops («— — — —») or a fake source list: typical of a confused model."""
+    tokens = text.split()
+    run = longest = 1
+    for a, b in itertools.pairwise(tokens):
+        run = run + 1 if a == b else 1
+        longest = max(longest, run)
+    diverse = len(set(tokens)) >= 0.4 * len(tokens) if len(tokens) >= 20 else True
+    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text))

@@ -91,6 +91,11 @@ class Guard:
             problems.append("текст не опирается на источники")
         if self.llm is not None and grounding.echoes(text, self.llm.instructions):
             problems.append("черновик повторяет служебные инструкции")
+        problems += [
+            f"ссылка не из источников: {u}" for u in grounding.foreign_links(text, sources)
+        ]
+        if grounding.degenerate(text):
+            problems.append("повторы или список источников в тексте")
         return text, citations, problems
 
     def _embedded(

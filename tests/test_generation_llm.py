@@ -117,3 +117,21 @@ def test_draft_echoing_the_prompt_is_rejected(settings, retriever, server) -> No
     assert a.generator == "embedded" and "Результаты калькулятора" not in a.answer
     assert "инструкции" in a.meta.fallback_reason
     assert a.tool_calls[0].result["values"]["weights_gb"] == 70.0
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        # what real vLLM (Gemma 3 270M base) produced in the tier: a fake source list with a URL
+        "Статьи глоссария:\n[1] NVIDIA (https://www.nvidia.com/en-us/all-reduce/index.html)\n"
+        "[2] All-reduce (/glossary/all-reduce): Коллективная операция — — — — — — —",
+        "NCCL — библиотека NVIDIA [1]. Подробнее на официальном сайте http://evil.example [1].",
+    ],
+)
+def test_fake_sources_and_foreign_links_are_rejected(settings, retriever, server, draft) -> None:  # type: ignore[no-untyped-def]
+    server.push(draft)
+    server.push(draft)
+    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    assert (
+        a.generator == "embedded" and "http" not in a.answer and "Статьи глоссария" not in a.answer
+    )

@@ -65,3 +65,26 @@ def test_phantom_and_dangling_citations() -> None:
     assert check("NVLink быстрее [1].", cites, ["nvlink"], Sources()) == []
     assert any("не из контекста" in p for p in check("x [1]", cites, ["nccl"], Sources()))
     assert any("[2]" in p for p in check("x [1], y [2]", cites, ["nvlink"], Sources()))
+
+
+def test_links_must_come_from_sources() -> None:
+    from assistant.grounding import foreign_links
+
+    sources = _src("См. https://fullgpu.example/glossary/nvlink")
+    assert foreign_links("подробнее: https://fullgpu.example/glossary/nvlink", sources) == []
+    assert foreign_links("официальный сайт http://evil.example", sources) == ["http://evil.example"]
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("NVLink — интерконнект NVIDIA [1]. Он быстрее PCIe [1].", False),
+        ("All-reduce — — — — — — обмен", True),
+        ("Статьи:\n[1] NVLink (/glossary/nvlink)\n[2] PCIe", True),
+        (" ".join(["GPU"] * 3 + ["память"] * 30), True),
+    ],
+)
+def test_degenerate_drafts(text: str, bad: bool) -> None:
+    from assistant.grounding import degenerate
+
+    assert degenerate(text) is bad
