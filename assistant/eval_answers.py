@@ -57,7 +57,11 @@ class Recorder:
         for call in answer.tool_calls:
             sources.add_json(call.result)
         context = answer.meta.slugs
-        return grounding.check(answer.answer, answer.citations, context, sources)
+        problems = grounding.check(answer.answer, answer.citations, context, sources)
+        problems += [f"ссылка {u}" for u in grounding.foreign_links(answer.answer, sources)]
+        if answer.generator != "embedded" and grounding.degenerate(answer.answer):
+            problems.append("повторы или список источников")
+        return problems
 
 
 def _cited(answer: Answer) -> list[str]:
