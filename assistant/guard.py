@@ -139,14 +139,6 @@ def name_phrases() -> tuple[str, ...]:
     """Catalogue model and GPU names with digits, longest first (for number grounding)."""
     from assistant.tools import catalog
 
-    names: set[str] = set()
-    items: list[catalog.Gpu | catalog.ModelArch] = [
-        *catalog.models().values(),
-        *catalog.gpus().values(),
-    ]
-    for item in items:
-        for name in (item.name, *item.aliases):
-            if any(c.isdigit() for c in name) and " " in name:
-                names.add(name)
+    names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
     return tuple(sorted(names, key=len, reverse=True))

@@ -11,7 +11,7 @@ import numpy as np
 from assistant.corpus import Glossary
 from assistant.indexing import SearchIndex
 from assistant.schema import SearchHit
-from assistant.text import lemma, normalize_phrase, words
+from assistant.text import deletes, lemma, normalize_phrase, words
 
 if TYPE_CHECKING:  # keeps torch out of import time
     from assistant.embedding import Embedder
@@ -51,10 +51,6 @@ class Retrieval:
     vector: np.ndarray = field(repr=False)
 
 
-def _deletes(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
 class AliasMatcher:
     """Finds glossary names inside a question: whole phrases by lemmas, single words with a typo."""
 
@@ -65,11 +61,12 @@ class AliasMatcher:
         self.fuzzy: dict[str, set[str]] = {}
         for entry in glossary.entries:
             for name in entry.names:
-                for form in {normalize_phrase(name), " ".join(words(name))}:
+                tokens = words(name)
+                for form in {normalize_phrase(name), " ".join(tokens)}:
                     if form:
                         self.phrases.setdefault(form, set()).add(entry.slug)
-                if len(words(name)) == 1 and len(words(name)[0]) >= self.MIN_FUZZY:
-                    for key in (words(name)[0], *_deletes(words(name)[0])):
+                if len(tokens) == 1 and len(tokens[0]) >= self.MIN_FUZZY:
+                    for key in (tokens[0], *deletes(tokens[0])):
                         self.fuzzy.setdefault(key, set()).add(entry.slug)
         self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
 
@@ -83,7 +80,7 @@ class AliasMatcher:
                     found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
         for w in raw:
             if len(w) >= self.MIN_FUZZY:
-                for key in (w, *_deletes(w)):
+                for key in (w, *deletes(w)):
                     for slug in self.fuzzy.get(key, ()):
                         found.setdefault(slug, 0.5)
         return found

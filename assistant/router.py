@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from assistant.corpus import Glossary, normalize_name
-from assistant.text import STOPWORDS, fold, lemma, lemmas, words
+from assistant.text import STOPWORDS, deletes, fold, lemma, lemmas, words
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -182,15 +182,7 @@ def _catalogue_words() -> set[str]:
     """Model and GPU names from the calculators' catalogues (DeepSeek, Qwen, RTX, L40S…)."""
     from assistant.tools import catalog
 
-    found: set[str] = set()
-    items: list[catalog.Gpu | catalog.ModelArch] = [
-        *catalog.models().values(),
-        *catalog.gpus().values(),
-    ]
-    for item in items:
-        for name in (item.name, *item.aliases):
-            found.update(words(name))
-    return found
+    return {w for name in catalog.all_names() for w in words(name)}
 
 
 @lru_cache(maxsize=4)
@@ -212,10 +204,6 @@ def _known_lemmas(glossary: Glossary) -> frozenset[str]:
     return frozenset(found)
 
 
-def _deletes(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
 @lru_cache(maxsize=4)
 def _typo_keys(glossary: Glossary) -> frozenset[str]:
     """Every glossary word and its one-letter deletions: «infinty», «rdam», «smx» are typos."""
@@ -223,7 +211,7 @@ def _typo_keys(glossary: Glossary) -> frozenset[str]:
     for w in _known_vocabulary(glossary):
         if len(w) >= 3:
             keys.add(w)
-            keys.update(_deletes(w))
+            keys.update(deletes(w))
     return frozenset(keys)
 
 
@@ -232,7 +220,7 @@ def _is_typo_of_known(word: str, glossary: Glossary) -> bool:
     if len(word) < 4:
         return False
     keys = _typo_keys(glossary)
-    return word in keys or any(d in keys for d in _deletes(word))
+    return word in keys or any(d in keys for d in deletes(word))
 
 
 def unknown_words(text: str, glossary: Glossary, *, english_guard: bool = True) -> list[str]:

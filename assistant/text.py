@@ -73,3 +73,8 @@ def lemmas(text: str, *, keep_stopwords: bool = False) -> list[str]:
 def normalize_phrase(text: str) -> str:
     """Phrase → space-joined lemmas (stop words kept) for whole-phrase alias matching."""
     return " ".join(lemmas(text, keep_stopwords=True))
+
+
+def deletes(word: str) -> set[str]:
+    """The word with one letter removed, every way: look-up keys for one-typo matching."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}

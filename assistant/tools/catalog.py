@@ -213,6 +213,12 @@ def find_gpu(name: str) -> Gpu | None:
     return found
 
 
+def all_names() -> list[str]:
+    """Every name and alias of every catalogue GPU and model («Llama 3 70B», «h100 sxm»…)."""
+    items: list[Gpu | ModelArch] = [*models().values(), *gpus().values()]
+    return [name for item in items for name in (item.name, *item.aliases)]
+
+
 def find_model(name: str) -> ModelArch | None:
     found: ModelArch | None = _lookup(models(), name)
     return found

@@ -10,12 +10,7 @@ import httpx
 import pytest
 
 from assistant.settings import Settings
-from tests.api.live import app_settings, make_app, real_pipeline
-
-
-@pytest.fixture(scope="session")
-def pipeline(settings: Settings) -> Any:
-    return real_pipeline(settings)
+from tests.api.live import app_settings, make_app
 
 
 @pytest.fixture

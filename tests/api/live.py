@@ -17,17 +17,6 @@ if TYPE_CHECKING:
 
     from assistant.pipeline import Pipeline
 
-_PIPELINES: dict[Path, Pipeline] = {}
-
-
-def real_pipeline(settings: Settings) -> Pipeline:
-    """The real engine (embedded generator), built once per index folder per test run."""
-    from assistant.pipeline import build_pipeline
-
-    if settings.index_dir not in _PIPELINES:
-        _PIPELINES[settings.index_dir] = build_pipeline(settings)
-    return _PIPELINES[settings.index_dir]
-
 
 def app_settings(base: Settings, db_path: Path, **overrides: Any) -> Settings:
     return base.model_copy(update={"db_path": db_path, "database_url": "", **overrides})

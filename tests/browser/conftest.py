@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from assistant.settings import ROOT, Settings
-from tests.api.live import app_settings, live_server, make_app, real_pipeline
+from tests.api.live import app_settings, live_server, make_app
 
 CHROMIUM = os.environ.get("ASSISTANT_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -29,9 +29,11 @@ SHOTS = ROOT / "test-output" / "browser"
 
 
 @pytest.fixture(scope="session")
-def server(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(
+    settings: Settings, pipeline: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "db.sqlite3"
-    app = make_app(real_pipeline(settings), app_settings(settings, db, rate_limit_per_minute=0))
+    app = make_app(pipeline, app_settings(settings, db, rate_limit_per_minute=0))
     with live_server(app) as base:
         yield base
 

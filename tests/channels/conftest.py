@@ -26,14 +26,6 @@ def botapi() -> Iterator[BotAPIServer]:
         yield server
 
 
-@pytest.fixture(scope="session")
-def pipeline(settings: Settings) -> Any:
-    """The real answer engine, built once per test session."""
-    from assistant.pipeline import build_pipeline
-
-    return build_pipeline(settings)
-
-
 @pytest.fixture
 def tg_settings(settings: Settings, botapi: BotAPIServer, tmp_path: Path) -> Settings:
     return settings.model_copy(
