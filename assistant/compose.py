@@ -31,6 +31,10 @@ class SentenceBank:
     def __init__(self, entries: Sequence[Entry], index: SearchIndex) -> None:
         self.sentences: dict[str, list[str]] = {}
         self.vectors: dict[str, np.ndarray] = {}
+        # lemmatised once here, not for every answer that scores them (~1.5 ms per answer)
+        self.lemma_sets: dict[str, list[frozenset[str]]] = {
+            e.slug: [frozenset(lemmas(s)) for s in split_sentences(e.text)] for e in entries
+        }
         positions: dict[str, list[int]] = {}
         for i, chunk in enumerate(index.chunks):
             if chunk.kind == "sentence":
@@ -51,9 +55,11 @@ class SentenceBank:
             else np.zeros(len(sents), dtype=np.float32)
         )
         q = set(lemmas(query))
+        known = self.lemma_sets.get(entry.slug, [])
+        sets = known if len(known) == len(sents) else [frozenset(lemmas(s)) for s in sents]
         out = []
-        for sentence, cos in zip(sents, dense, strict=True):
-            overlap = len(q & set(lemmas(sentence))) / (len(q) or 1)
+        for sentence, cos, lemma_set in zip(sents, dense, sets, strict=True):
+            overlap = len(q & lemma_set) / (len(q) or 1)
             out.append((sentence, float(cos) + 0.05 * overlap))
         return out
 

@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -147,10 +148,13 @@ def parse_entry(path: Path, data: dict[str, Any], problems: list[CorpusProblem])
     return entry if len(problems) == before else None
 
 
+_SEPARATORS = re.compile(r"[\s\-_]+")
+
+
+@lru_cache(maxsize=65_536)  # called for every sentence × name pair while composing answers
 def normalize_name(name: str) -> str:
     """Case-, ё- and spacing-insensitive form used to compare names and aliases."""
-    name = name.lower().replace("ё", "е")
-    return re.sub(r"[\s\-_]+", " ", name).strip()
+    return _SEPARATORS.sub(" ", name.lower().replace("ё", "е")).strip()
 
 
 def _cross_check(entries: list[Entry], files: dict[str, Path]) -> Iterable[CorpusProblem]:

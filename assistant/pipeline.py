@@ -39,9 +39,12 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
 
     glossary = load_glossary(settings.corpus_dir)
     embedder: Embedder = load_embedder(settings)
-    if settings.embed_batch_max > 1:  # 1 = every request embeds on its own thread
+    batch_max = settings.embed_batch_max
+    if batch_max is None:
+        batch_max = 1 if settings.embedding_backend == "onnx" else 32
+    if batch_max > 1:  # 1 = every request embeds on its own thread
         embedder = BatchingEmbedder(
-            embedder, max_batch=settings.embed_batch_max, max_wait_ms=settings.embed_batch_wait_ms
+            embedder, max_batch=batch_max, max_wait_ms=settings.embed_batch_wait_ms
         )
     index, _ = open_index(
         glossary,

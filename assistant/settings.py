@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,8 +28,17 @@ class Settings(BaseSettings):
     embedding_cache_dir: Path = Field(
         default_factory=lambda: Path.home() / ".cache" / "glossary-assistant"
     )
-    # concurrent queries share one forward pass; 0 ms = batch only what queued meanwhile
-    embed_batch_max: int = 32
+    # "onnx": exported once, run by ONNX Runtime (same vectors as torch, ~1.7x faster per query);
+    # "torch": sentence-transformers as is. int8: ONNX weights quantised (except the FFN
+    # down-projections), 14 → 9 ms per query with equal retrieval and answer figures
+    # (docs/benchmarks.md "Embedding backends"); its own model id, so the index is rebuilt.
+    embedding_backend: Literal["onnx", "torch"] = "onnx"
+    embedding_int8: bool = True
+    # torch: concurrent queries share one forward pass (micro-batching), up to this many;
+    # ONNX Runtime runs queries side by side on all cores instead, where batching on one
+    # thread measured slower (and int8 vectors would depend on batch-mates: the activation
+    # scale is per batch). None = 1 for onnx, 32 for torch. 0 ms = batch what is queued.
+    embed_batch_max: int | None = None
     embed_batch_wait_ms: float = 0.0
     query_prefix: str = "query: "
     passage_prefix: str = "passage: "

@@ -42,6 +42,7 @@ def words(text: str) -> list[str]:
     return [_delatinize(raw) for raw in _WORD_RE.findall(fold(text))]
 
 
+@lru_cache(maxsize=65_536)  # tokens repeat across requests; this runs for every word
 def _delatinize(token: str) -> str:
     """«hbm3е» (Cyrillic е) → hbm3e; «Н100» (Cyrillic Н) → h100; Russian words untouched."""
     if not _CYR_RE.search(token):

