@@ -247,9 +247,10 @@ def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
 
     # 1-3. bare embedding vs full search, interleaved per query so load drift hits both alike
     def latency() -> dict[str, list[float]]:
-        from assistant.text import lemma
+        from assistant.text import _delatinize, lemma
 
         lemma.cache_clear()  # each attempt sees the questions' words for the first time
+        _delatinize.cache_clear()
         for q in warm:
             embedder.embed_queries([q])
             retriever.search(q, 5)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +39,13 @@ class Stored:
     message_id: str
 
 
+def answer_slots(settings: Settings) -> int:
+    """How many answers may be computed at once (see Settings.max_concurrent_answers)."""
+    if settings.max_concurrent_answers > 0:
+        return settings.max_concurrent_answers
+    return 64 if settings.llm_base_url else 2 * (os.cpu_count() or 1)
+
+
 class ChatService:
     """The glue every HTTP channel shares; blocking work always runs off the event loop."""
 
@@ -44,6 +53,9 @@ class ChatService:
         self, pipeline: Pipeline, settings: Settings, repo: Repository, metrics: Metrics
     ) -> None:
         self.pipeline, self.settings, self.repo, self.metrics = pipeline, settings, repo, metrics
+        self._slot_count = answer_slots(settings)
+        self._slot_loop: asyncio.AbstractEventLoop | None = None
+        self._semaphore = asyncio.Semaphore(self._slot_count)
 
     def validate(self, message: str) -> str:
         text = message.strip()
@@ -103,8 +115,19 @@ class ChatService:
             turns.insert(last + 1, bot)
         return turns
 
+    def _slots(self) -> asyncio.Semaphore:
+        """FIFO admission (asyncio's semaphore wakes waiters in order); one per event loop,
+        since an asyncio semaphore belongs to the loop it first waited on (tests, portals)."""
+        loop = asyncio.get_running_loop()
+        if self._slot_loop is not loop:
+            self._slot_loop, self._semaphore = loop, asyncio.Semaphore(self._slot_count)
+        return self._semaphore
+
     async def answer(self, prepared: Prepared) -> Stored:
-        answer = await to_thread.run_sync(self.pipeline.answer, prepared.message, prepared.history)
+        async with self._slots():
+            answer = await to_thread.run_sync(
+                self.pipeline.answer, prepared.message, prepared.history
+            )
         return await self.store(prepared, answer)
 
     async def store(self, prepared: Prepared, answer: Answer) -> Stored:
@@ -122,11 +145,12 @@ class ChatService:
         """The engine's stream, one event per worker-thread hop; closed if the consumer leaves."""
         iterator: Iterator[StreamEvent] = self.pipeline.stream(prepared.message, prepared.history)
         try:
-            while True:
-                event = await to_thread.run_sync(next, iterator, None)
-                if event is None:
-                    return
-                yield event
+            async with self._slots():
+                while True:
+                    event = await to_thread.run_sync(next, iterator, None)
+                    if event is None:
+                        return
+                    yield event
         finally:
             iterator.close()  # type: ignore[attr-defined]
 

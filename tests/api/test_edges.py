@@ -102,3 +102,61 @@ async def test_engine_crash_is_a_json_500_and_the_question_is_kept(
 
 async def test_unknown_route_is_json_404(client: httpx.AsyncClient) -> None:
     assert_error(await client.get("/v1/nope"), 404, "not_found")
+
+
+class InFlight:
+    """The real pipeline, counting how many answers run at once (composition, not patching)."""
+
+    def __init__(self, pipeline: Any) -> None:
+        import threading
+
+        self.pipeline, self.now, self.peak = pipeline, 0, 0
+        self.lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pipeline, name)
+
+    def answer(self, *args: Any, **kwargs: Any) -> Any:
+        import time
+
+        with self.lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+        try:
+            time.sleep(0.02)  # long enough for the other requests to be waiting
+            return self.pipeline.answer(*args, **kwargs)
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+@pytest.mark.parametrize("slots", [1, 3])
+async def test_concurrent_answers_are_capped_and_all_served(
+    pipeline: Any, api_settings: Any, slots: int
+) -> None:
+    import asyncio
+
+    counted = InFlight(pipeline)
+    app = make_app(counted, api_settings.model_copy(update={"max_concurrent_answers": slots}))
+    questions = ["что такое nvlink", "что такое hbm", "зачем infiniband", "что такое fp8"] * 3
+    async with client_for(app) as c:
+        replies = await asyncio.gather(
+            *(c.post("/v1/chat", json={"message": q}) for q in questions)
+        )
+        stream = await c.post("/v1/chat/stream", json={"message": "что такое vram"})
+    assert [r.status_code for r in replies] == [200] * len(questions)
+    assert all(r.json()["citations"] for r in replies)
+    assert counted.peak == slots  # never more than the cap, and the cap is actually used
+    assert "event: done" in stream.text  # streams take (and give back) a slot too
+
+
+def test_answer_slot_defaults(settings: Any) -> None:
+    import os
+
+    from assistant.api.service import answer_slots
+
+    cores = os.cpu_count() or 1
+    assert answer_slots(settings.model_copy(update={"llm_base_url": ""})) == 2 * cores
+    with_llm = settings.model_copy(update={"llm_base_url": "http://127.0.0.1:9/v1"})
+    assert answer_slots(with_llm) == 64
+    assert answer_slots(with_llm.model_copy(update={"max_concurrent_answers": 5})) == 5
