@@ -67,7 +67,7 @@ def ensure_export(
         tmp = Path(tempfile.mkdtemp(prefix=".export-", dir=target.parent))
         try:
             _export(load(), model_id, tmp, int8=int8)
-            tmp.rename(target)
+            _publish(tmp, target)
         except EmbeddingError:
             raise
         except Exception as e:  # torch.onnx / onnx / quantiser raise many types
@@ -75,6 +75,17 @@ def ensure_export(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+def _publish(tmp: Path, target: Path) -> None:
+    """Rename the finished export into place; another process's finished export wins."""
+    for p in (tmp, *tmp.rglob("*")):  # mkdtemp makes an owner-only folder; the service may not
+        p.chmod(0o755 if p.is_dir() else 0o644)  # run as the user who exported
+    try:
+        os.rename(tmp, target)
+    except OSError:
+        if not is_complete(target):
+            raise
 
 
 def _check_pipeline(model: SentenceTransformer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,23 @@ def test_unsupported_pooling_is_refused(torch_emb: SentenceTransformerEmbedder) 
             onnx_embedding._check_pipeline(torch_emb.model)
     finally:
         pooling.pooling_mode = mode
+
+
+def test_a_concurrent_finished_export_wins(
+    tmp_path: Path, cache_dir: Path, fp32: OnnxEmbedder
+) -> None:
+    """Two replicas exporting at once: the second rename finds a complete folder and keeps it."""
+    done = export_dir(cache_dir, fp32.model_id, int8=False)
+    target = tmp_path / "target"
+    shutil.copytree(done, target)
+    late = tmp_path / "late"
+    shutil.copytree(done, late)
+    (late / "meta.json").write_text("{}", encoding="utf-8")  # would be wrong if it replaced
+    onnx_embedding._publish(late, target)
+    assert json.loads((target / "meta.json").read_text("utf-8"))["model_id"] == fp32.model_id
+    fresh = tmp_path / "fresh"
+    shutil.copytree(done, tmp_path / "staged")
+    (tmp_path / "staged").chmod(0o700)
+    onnx_embedding._publish(tmp_path / "staged", fresh)
+    assert fresh.stat().st_mode & 0o777 == 0o755
+    assert (fresh / "model.onnx").stat().st_mode & 0o777 == 0o644
