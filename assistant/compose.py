@@ -29,36 +29,31 @@ class SentenceBank:
     """Each entry's sentences with their vectors (taken from the index, never re-embedded)."""
 
     def __init__(self, entries: Sequence[Entry], index: SearchIndex) -> None:
-        self.sentences: dict[str, list[str]] = {}
-        self.vectors: dict[str, np.ndarray] = {}
-        # lemmatised once here, not for every answer that scores them (~1.5 ms per answer)
-        self.lemma_sets: dict[str, list[frozenset[str]]] = {
-            e.slug: [frozenset(lemmas(s)) for s in split_sentences(e.text)] for e in entries
-        }
         positions: dict[str, list[int]] = {}
         for i, chunk in enumerate(index.chunks):
             if chunk.kind == "sentence":
                 positions.setdefault(chunk.slug, []).append(i)
+        self.sentences: dict[str, list[str]] = {}
+        # lemmatised once here, not for every answer that scores them (~1.5 ms per answer)
+        self.lemma_sets: dict[str, list[frozenset[str]]] = {}
+        self.vectors: dict[str, np.ndarray] = {}
         for entry in entries:
-            sents = split_sentences(entry.text)
+            sents = self.sentences[entry.slug] = split_sentences(entry.text)
+            self.lemma_sets[entry.slug] = [frozenset(lemmas(s)) for s in sents]
             ids = positions.get(entry.slug, [])
-            if len(ids) != len(sents):
-                continue  # index built with other chunking: fall back to lexical scores
-            self.sentences[entry.slug] = sents
-            self.vectors[entry.slug] = np.vstack([index.vectors.reconstruct(i) for i in ids])
+            if len(ids) == len(sents):  # else: index built with other chunking → lexical only
+                self.vectors[entry.slug] = np.vstack([index.vectors.reconstruct(i) for i in ids])
 
     def scores(self, entry: Entry, query_vec: np.ndarray, query: str) -> list[tuple[str, float]]:
-        sents = self.sentences.get(entry.slug) or split_sentences(entry.text)
+        sents = self.sentences[entry.slug]
         dense = (
             self.vectors[entry.slug] @ query_vec
             if entry.slug in self.vectors
             else np.zeros(len(sents), dtype=np.float32)
         )
         q = set(lemmas(query))
-        known = self.lemma_sets.get(entry.slug, [])
-        sets = known if len(known) == len(sents) else [frozenset(lemmas(s)) for s in sents]
         out = []
-        for sentence, cos, lemma_set in zip(sents, dense, sets, strict=True):
+        for sentence, cos, lemma_set in zip(sents, dense, self.lemma_sets[entry.slug], strict=True):
             overlap = len(q & lemma_set) / (len(q) or 1)
             out.append((sentence, float(cos) + 0.05 * overlap))
         return out

@@ -16,9 +16,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -153,7 +153,44 @@ def _load_st(name_or_path: str) -> SentenceTransformer:
     return model
 
 
-class SentenceTransformerEmbedder:
+Forward = Callable[[list[str]], npt.NDArray[np.float32]]
+Mapper = Callable[[Forward, list[list[str]]], Iterable[npt.NDArray[np.float32]]]
+
+
+class PrefixedEmbedder:
+    """The `Embedder` methods both backends share: prefixes, then `_encode` (theirs)."""
+
+    query_prefix: str
+    passage_prefix: str
+
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._encode([self.query_prefix + t for t in _as_list(texts)])
+
+    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._encode([self.passage_prefix + t for t in _as_list(texts)])
+
+    def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        raise NotImplementedError
+
+
+def encode_in_length_order(
+    texts: list[str], batch_size: int, forward: Forward, mapper: Mapper = map
+) -> npt.NDArray[np.float32]:
+    """Batches of similar length (little padding) → `forward` per batch → vectors in the
+    callers' order, L2-normalised. `mapper` may run the batches in parallel."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
+    batches = [
+        [texts[i] for i in order[start : start + batch_size]]
+        for start in range(0, len(order), batch_size)
+    ]
+    chunks = list(mapper(forward, batches))
+    out = np.empty((len(texts), chunks[0].shape[1]), dtype=np.float32)
+    out[np.asarray(order)] = np.concatenate(chunks)
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return out
+
+
+class SentenceTransformerEmbedder(PrefixedEmbedder):
     """An `Embedder` over a loaded SentenceTransformer; lean forward path, no progress bars."""
 
     def __init__(
@@ -176,45 +213,28 @@ class SentenceTransformerEmbedder:
             dim = int(self._encode(["dimension probe"]).shape[1])
         self.dim = int(dim)
 
-    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.query_prefix + t for t in _as_list(texts)])
-
-    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.passage_prefix + t for t in _as_list(texts)])
-
     def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
         import torch
 
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
-        # Sort by length so each batch pads little; restore order at the end.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
         threads = 1 if len(texts) <= self.small_call_texts else self.batch_threads
         previous = torch.get_num_threads()
         if previous != threads:
             torch.set_num_threads(threads)
         try:
-            chunks = self._forward(texts, order)
+            return encode_in_length_order(texts, self.batch_size, self._forward)
         finally:
             if previous != threads:
                 torch.set_num_threads(previous)
-        out = np.empty((len(texts), chunks[0].shape[1]), dtype=np.float32)
-        out[np.asarray(order)] = np.concatenate(chunks)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        out /= np.maximum(norms, 1e-12)
-        return out
 
-    def _forward(self, texts: list[str], order: list[int]) -> list[npt.NDArray[np.float32]]:
+    def _forward(self, batch: list[str]) -> npt.NDArray[np.float32]:
         import torch
 
-        chunks: list[npt.NDArray[np.float32]] = []
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch: list[Any] = [texts[i] for i in order[start : start + self.batch_size]]
-                features = self.model.preprocess(batch)
-                emb = self.model(features)["sentence_embedding"]
-                chunks.append(emb.float().cpu().numpy())
-        return chunks
+            features = self.model.preprocess(cast(list[Any], batch))
+            emb = self.model(features)["sentence_embedding"]
+            return cast(npt.NDArray[np.float32], emb.float().cpu().numpy())
 
 
 def _as_list(texts: Sequence[str]) -> list[str]:

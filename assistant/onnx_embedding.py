@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from assistant.embedding import PrefixedEmbedder, encode_in_length_order
 from assistant.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ def _quantize(fp32: Path, out: Path) -> None:
         root.setLevel(level)
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(PrefixedEmbedder):
     """An `Embedder` over an exported folder: tokenizers + ONNX Runtime, mean pooling, L2 norm.
 
     One session, one intra-op thread: a short query gains little from a second thread, and
@@ -216,30 +217,13 @@ class OnnxEmbedder:
         self._session = _session(folder / "model.onnx")
         self.dim = int(meta["dim"]) or int(self._encode(["dimension probe"]).shape[1])
 
-    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.query_prefix + t for t in _as_list(texts)])
-
-    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.passage_prefix + t for t in _as_list(texts)])
-
     def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
-        # Sort by length so each batch pads little; restore order at the end.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
-        batches = [
-            [texts[i] for i in order[start : start + self.batch_size]]
-            for start in range(0, len(order), self.batch_size)
-        ]
-        if len(batches) == 1 or self.workers == 1:
-            chunks = [self._forward(b) for b in batches]
-        else:
-            with ThreadPoolExecutor(self.workers, thread_name_prefix="onnx-embed") as pool:
-                chunks = list(pool.map(self._forward, batches))
-        out = np.empty((len(texts), chunks[0].shape[1]), dtype=np.float32)
-        out[np.asarray(order)] = np.concatenate(chunks)
-        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-        return out
+        if len(texts) <= self.batch_size or self.workers == 1:
+            return encode_in_length_order(texts, self.batch_size, self._forward)
+        with ThreadPoolExecutor(self.workers, thread_name_prefix="onnx-embed") as pool:
+            return encode_in_length_order(texts, self.batch_size, self._forward, pool.map)
 
     def _forward(self, batch: list[str]) -> npt.NDArray[np.float32]:
         encodings = self._tokenizer.encode_batch(batch)
@@ -284,9 +268,3 @@ def _session(path: Path) -> Any:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as e:  # corrupt or foreign file
         raise EmbeddingError(f"cannot load ONNX model {path}: {e}") from e
-
-
-def _as_list(texts: Sequence[str]) -> list[str]:
-    if isinstance(texts, str):  # a bare string is a common mistake: treat as one text
-        return [texts]
-    return list(texts)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.errors import InputError
 from assistant.schema import Answer, StreamEvent, Turn
-from assistant.settings import Settings
+from assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from assistant.embedding import Embedder
@@ -121,7 +121,7 @@ def build_pipeline(
     from assistant.engine import Engine
     from assistant.generation import EmbeddedGenerator, VLLMGenerator
 
-    settings = settings or Settings()
+    settings = settings or load_settings()
     retriever = build_retriever(settings, progress)
     llm = None
     if settings.llm_base_url:

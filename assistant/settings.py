@@ -82,3 +82,20 @@ class Settings(BaseSettings):
     telegram_token: SecretStr = SecretStr("")
     telegram_api_base: str = "https://api.telegram.org"
     telegram_webhook_secret: SecretStr = SecretStr("")
+
+
+def load_settings() -> Settings:
+    """Settings from the environment; a bad value is a ConfigError naming the variable, not a
+    pydantic traceback (e.g. ASSISTANT_EMBEDDING_BACKEND=tensorflow)."""
+    from pydantic import ValidationError
+
+    from assistant.errors import ConfigError
+
+    try:
+        return Settings()
+    except ValidationError as e:
+        lines = [
+            f"ASSISTANT_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            for err in e.errors()
+        ]
+        raise ConfigError("invalid settings:\n" + "\n".join(lines)) from e

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from assistant.errors import AssistantError, CorpusError
-from assistant.settings import Settings
+from assistant.settings import Settings, load_settings
 
 console = Console()
 err_console = Console(stderr=True)
@@ -19,7 +19,8 @@ T = TypeVar("T")
 
 
 def settings() -> Settings:
-    return Settings()
+    with user_errors():
+        return load_settings()
 
 
 @contextmanager

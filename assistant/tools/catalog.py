@@ -92,9 +92,9 @@ class Prices(BaseModel):
 @lru_cache(maxsize=1)
 def corpus_dir() -> Path:
     """The configured corpus folder, read once (building Settings costs ~3 ms per call)."""
-    from assistant.settings import Settings
+    from assistant.settings import load_settings
 
-    return Settings().corpus_dir
+    return load_settings().corpus_dir
 
 
 def _read_yaml(path: Path) -> Any:
