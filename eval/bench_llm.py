@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from benchlib import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS_FILE = ROOT / "eval" / "retrieval.jsonl"
@@ -140,11 +141,6 @@ def ask(client: httpx.Client, base_url: str, model: str, question: str, args: An
     )
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def report(samples: list[Sample], cache: tuple[float, float] | None) -> dict[str, Any]:
     ttft = [s.ttft_s * 1000 for s in samples]
     total = [s.total_s * 1000 for s in samples]
@@ -156,9 +152,9 @@ def report(samples: list[Sample], cache: tuple[float, float] | None) -> dict[str
     result: dict[str, Any] = {
         "requests": len(samples),
         "ttft_ms_median": statistics.median(ttft),
-        "ttft_ms_p95": pct(ttft, 0.95),
+        "ttft_ms_p95": percentile(ttft, 95),
         "e2e_ms_median": statistics.median(total),
-        "e2e_ms_p95": pct(total, 0.95),
+        "e2e_ms_p95": percentile(total, 95),
         "completion_tokens_mean": statistics.mean(s.completion_tokens for s in samples),
         "prompt_tokens_mean": statistics.mean(s.prompt_tokens for s in samples),
         "decode_tokens_per_s_median": statistics.median(decode) if decode else 0.0,

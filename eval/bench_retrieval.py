@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+from benchlib import percentile, questions
 
 ROOT = Path(__file__).resolve().parent.parent
 T = TypeVar("T")
@@ -149,18 +150,10 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def pct(values: Sequence[float], q: float) -> float:
-    s = sorted(values)
-    if not s:
-        return float("nan")
-    idx = min(len(s) - 1, max(0, round(q / 100 * (len(s) - 1))))
-    return s[idx]
-
-
 def summary(ms: Sequence[float]) -> dict[str, float]:
     return {
         "p50": round(statistics.median(ms), 3),
-        "p95": round(pct(ms, 95), 3),
+        "p95": round(percentile(ms, 95), 3),
         "mean": round(statistics.fmean(ms), 3),
         "n": len(ms),
     }
@@ -178,11 +171,6 @@ class Report:
 
     def put(self, key: str, value: Any) -> None:
         self.data[key] = value
-
-
-def questions(path: Path) -> list[str]:
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    return [r["question"] for r in rows]
 
 
 # ---------------------------------------------------------------------------- 1-4: real glossary
@@ -296,7 +284,7 @@ def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
             "load": lat_load.__dict__,
             "attempts": lat_att,
             "breakdown_ms_p50": {k: round(statistics.median(v), 3) for k, v in pts.items()},
-            "breakdown_ms_p95": {k: round(pct(v, 95), 3) for k, v in pts.items()},
+            "breakdown_ms_p95": {k: round(percentile(v, 95), 3) for k, v in pts.items()},
             "breakdown_load": pts_load.__dict__,
         },
     )
