@@ -6,16 +6,16 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from assistant.compose import Picked, SentenceBank, pick
-from assistant.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
-from assistant.guard import Guard
-from assistant.indexing import split_sentences
-from assistant.retrieval import HybridRetriever, Retrieval
-from assistant.router import Signals, signals, unknown_term, wants_calculation
+from assistant.answer.compose import Picked, SentenceBank, pick
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
+from assistant.answer.guard import Guard
+from assistant.parsing.text import words
+from assistant.routing.router import Signals, signals, unknown_term, wants_calculation
+from assistant.routing.scope import Scope, decide_scope
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
-from assistant.scope import Scope, decide_scope
+from assistant.search.indexing import split_sentences
+from assistant.search.retrieval import HybridRetriever, Retrieval
 from assistant.settings import Settings
-from assistant.text import words
 
 log = logging.getLogger(__name__)
 REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
@@ -73,7 +73,7 @@ class Engine:
         """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
         if self.llm is None or not self.llm.client.available:
             return None
-        from assistant.llm_assist import fill_arguments
+        from assistant.llm.assist import fill_arguments
         from assistant.tools.registry import get_tool
         from assistant.tools.solve import solve
 
@@ -90,7 +90,7 @@ class Engine:
         if prev is None or not sig.follow_up:
             return message
         if self.llm is not None and self.llm.client.available:
-            from assistant.llm_assist import condense
+            from assistant.llm.assist import condense
 
             rewritten = condense(self.llm.client, self.settings.prompts_dir, message, history)
             if rewritten:

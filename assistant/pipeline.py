@@ -23,19 +23,19 @@ from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from assistant.embedding import Embedder
+    from assistant.embedding.model import Embedder
     from assistant.engine import Engine
-    from assistant.indexing import ProgressFn
-    from assistant.retrieval import HybridRetriever
+    from assistant.search.indexing import ProgressFn
+    from assistant.search.retrieval import HybridRetriever
 
 
 def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> HybridRetriever:
     """Glossary + embedding model + (re)built index → the hybrid retriever."""
-    from assistant.batching import BatchingEmbedder
-    from assistant.corpus import load_glossary
-    from assistant.embedding import load_embedder
-    from assistant.indexing import open_index
-    from assistant.retrieval import HybridRetriever
+    from assistant.corpus.glossary import load_glossary
+    from assistant.embedding.batching import BatchingEmbedder
+    from assistant.embedding.model import load_embedder
+    from assistant.search.indexing import open_index
+    from assistant.search.retrieval import HybridRetriever
 
     glossary = load_glossary(settings.corpus_dir)
     embedder: Embedder = load_embedder(settings)
@@ -118,14 +118,14 @@ def build_pipeline(
     settings: Settings | None = None, progress: ProgressFn | None = None
 ) -> Pipeline:
     """The one composition root: corpus, model, index, calculators, generators."""
+    from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
     from assistant.engine import Engine
-    from assistant.generation import EmbeddedGenerator, VLLMGenerator
 
     settings = settings or load_settings()
     retriever = build_retriever(settings, progress)
     llm = None
     if settings.llm_base_url:
-        from assistant.llm import ChatClient
+        from assistant.llm.client import ChatClient
 
         llm = VLLMGenerator(ChatClient(settings), settings.prompts_dir)
     engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm)

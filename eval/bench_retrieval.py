@@ -177,10 +177,10 @@ class Report:
 
 
 def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
-    from assistant.corpus import load_glossary
-    from assistant.embedding import load_embedder
-    from assistant.indexing import build_index, open_index, save_index
-    from assistant.retrieval import HybridRetriever
+    from assistant.corpus.glossary import load_glossary
+    from assistant.embedding.model import load_embedder
+    from assistant.search.indexing import build_index, open_index, save_index
+    from assistant.search.retrieval import HybridRetriever
     from assistant.settings import Settings
 
     settings = Settings(index_dir=index_dir, auto_rebuild_index=False)
@@ -235,7 +235,7 @@ def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
 
     # 1-3. bare embedding vs full search, interleaved per query so load drift hits both alike
     def latency() -> dict[str, list[float]]:
-        from assistant.text import _delatinize, lemma
+        from assistant.parsing.text import _delatinize, lemma
 
         lemma.cache_clear()  # each attempt sees the questions' words for the first time
         _delatinize.cache_clear()
@@ -395,7 +395,7 @@ def e5like_recall(
     """
     import faiss
 
-    from assistant.indexing import make_faiss_index
+    from assistant.search.indexing import make_faiss_index
 
     real = retriever.index.vectors.reconstruct_n(0, retriever.index.vectors.ntotal)
     dim = real.shape[1]
@@ -439,11 +439,11 @@ def e5like_recall(
 def bench_scale(args: argparse.Namespace, rep: Report, retriever: Any) -> None:
     import faiss
 
-    from assistant.bm25 import BM25Index
-    from assistant.indexing import Chunk, SearchIndex, embed_chunks, make_faiss_index
-    from assistant.retrieval import HybridRetriever
+    from assistant.parsing.text import lemmas
+    from assistant.search.bm25 import BM25Index
+    from assistant.search.indexing import Chunk, SearchIndex, embed_chunks, make_faiss_index
+    from assistant.search.retrieval import HybridRetriever
     from assistant.settings import Settings
-    from assistant.text import lemmas
 
     rng = np.random.default_rng(args.seed)
     n = args.scale

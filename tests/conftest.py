@@ -31,22 +31,22 @@ def settings(session_dir: Path) -> Settings:
 
 @pytest.fixture(scope="session")
 def glossary(settings: Settings):  # type: ignore[no-untyped-def]
-    from assistant.corpus import load_glossary
+    from assistant.corpus.glossary import load_glossary
 
     return load_glossary(settings.corpus_dir)
 
 
 @pytest.fixture(scope="session")
 def embedder(settings: Settings):  # type: ignore[no-untyped-def]
-    from assistant.embedding import load_embedder
+    from assistant.embedding.model import load_embedder
 
     return load_embedder(settings)
 
 
 @pytest.fixture(scope="session")
 def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untyped-def]
-    from assistant.indexing import open_index
-    from assistant.retrieval import HybridRetriever
+    from assistant.search.indexing import open_index
+    from assistant.search.retrieval import HybridRetriever
 
     index, _ = open_index(glossary, embedder, settings.index_dir)
     return HybridRetriever(glossary, index, embedder)
@@ -55,8 +55,8 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 @pytest.fixture(scope="session")
 def pipeline(settings: Settings, retriever):  # type: ignore[no-untyped-def]
     """The real engine on the embedded generator (no LLM), sharing the session's index."""
+    from assistant.answer.generation import EmbeddedGenerator
     from assistant.engine import Engine
-    from assistant.generation import EmbeddedGenerator
     from assistant.pipeline import Pipeline
 
     engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir))

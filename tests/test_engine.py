@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.answer.grounding import numbers
 from assistant.errors import InputError
-from assistant.grounding import numbers
 from assistant.schema import Answer
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 
 from assistant.api.errors import ApiError
 from assistant.api.pages import PAGE_HEADERS
-from assistant.corpus import Entry, Glossary, load_glossary
+from assistant.corpus.glossary import Entry, Glossary, load_glossary
 
 router = APIRouter(include_in_schema=False)
 

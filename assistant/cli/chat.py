@@ -118,7 +118,7 @@ def eval_answers(
     ] = 0,
 ) -> None:
     """Цитирование, отказы, числа, диалоги, нарушения и задержка по маршрутам."""
-    from assistant.eval_answers import evaluate, render_report
+    from assistant.evaluation.answers import evaluate, render_report
 
     with user_errors():
         report = evaluate(_pipeline(), eval_dir, limit=limit)

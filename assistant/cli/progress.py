@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assistant.cli.common import err_console
-from assistant.indexing import ProgressFn
+from assistant.search.indexing import ProgressFn
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from assistant.cli import app, eval_app
 from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
 
 if TYPE_CHECKING:
-    from assistant.retrieval import HybridRetriever
+    from assistant.search.retrieval import HybridRetriever
 
 index_app = typer.Typer(help="Поисковый индекс глоссария.", no_args_is_help=True)
 app.add_typer(index_app, name="index")
@@ -36,9 +36,9 @@ def index_build(
     import time
 
     from assistant.cli.progress import index_progress
-    from assistant.corpus import load_glossary
-    from assistant.embedding import load_embedder
-    from assistant.indexing import build_index, open_index, save_index
+    from assistant.corpus.glossary import load_glossary
+    from assistant.embedding.model import load_embedder
+    from assistant.search.indexing import build_index, open_index, save_index
 
     with user_errors(), index_progress() as progress:
         s = settings()
@@ -118,7 +118,7 @@ def eval_retrieval(
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
 ) -> None:
     """Recall@1/3/5 и MRR@10: dense, BM25 и hybrid рядом, общий итог и по категориям."""
-    from assistant.eval_retrieval import evaluate, load_dataset, render_table
+    from assistant.evaluation.retrieval import evaluate, load_dataset, render_table
 
     with user_errors():
         rows = load_dataset(dataset)

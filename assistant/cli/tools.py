@@ -149,7 +149,7 @@ def eval_tools(
     show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
 ) -> None:
     """Точность извлечения параметров и правильность расчётов на eval/numeric.jsonl."""
-    from assistant.tools.evaluation import evaluate
+    from assistant.evaluation.tools import evaluate
 
     with user_errors():
         report = evaluate(Path(path)).as_dict()

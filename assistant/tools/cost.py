@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from assistant.corpus import catalog
 from assistant.errors import ToolInputError
-from assistant.tools import catalog
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.units import NBSP, num, plural, sig, usd

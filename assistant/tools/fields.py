@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
+from assistant.corpus import catalog
 from assistant.errors import ToolInputError
-from assistant.tools import catalog
 from assistant.tools.units import PRECISION_BYTES, canonical_precision
 
 MAX_PARAMS_B = 20_000.0  # 20 трлн параметров — заведомо больше любой существующей модели

@@ -14,8 +14,9 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
+from assistant.corpus import catalog
 from assistant.errors import ToolInputError
-from assistant.tools import catalog, memory
+from assistant.tools import memory
 from assistant.tools.base import Computation
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.memory import InferenceInput

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from pydantic import Field, model_validator
 
+from assistant.corpus import catalog
 from assistant.errors import ToolInputError
-from assistant.tools import catalog
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import (
     MAX_BATCH,

@@ -53,7 +53,7 @@ def side_by_side(outcome: NumericOutcome) -> str:
     args = outcome.arguments
     who = args.get("model")
     if who:
-        from assistant.tools import catalog
+        from assistant.corpus import catalog
 
         who = catalog.models()[who].name
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from assistant.tools import catalog
+from assistant.corpus import catalog
 
 PRECISION_SLUG = {"bf16": "bf16", "fp16": "mixed-precision", "fp8": "fp8", "fp4": "fp4"}
 QUANTISED = {"int8", "int4", "fp4", "nf4", "fp8"}

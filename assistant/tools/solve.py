@@ -30,9 +30,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assistant.tools import catalog
+from assistant.corpus import catalog
+from assistant.parsing.extract import Extraction, bare_context, extract
 from assistant.tools.base import ToolResult
-from assistant.tools.extract import Extraction, bare_context, extract
 from assistant.tools.registry import get_tool
 from assistant.tools.slugs import related_slugs
 

@@ -16,8 +16,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from assistant.corpus import catalog
 from assistant.errors import ToolInputError
-from assistant.tools import catalog
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, MAX_PARAMS_B, GpuName, ModelName
 from assistant.tools.memory import params_text

@@ -108,7 +108,7 @@ async def test_suggest_returns_draft_evidence_calculations_confidence(
 
 
 def open_glossary_text(slug: str) -> str:
-    from assistant.corpus import load_glossary
+    from assistant.corpus.glossary import load_glossary
     from assistant.settings import ROOT
 
     glossary = load_glossary(ROOT / "corpus")

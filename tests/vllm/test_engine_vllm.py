@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
+from assistant.answer.grounding import Sources, echoes, support_ratio
 from assistant.engine import Engine
-from assistant.eval_answers import Recorder
-from assistant.generation import EmbeddedGenerator, VLLMGenerator
-from assistant.grounding import Sources, echoes, support_ratio
-from assistant.llm import ChatClient
+from assistant.evaluation.answers import Recorder
+from assistant.llm.client import ChatClient
 from assistant.pipeline import Pipeline
 
 pytestmark = pytest.mark.vllm

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from assistant.errors import GenerationError, LLMUnavailableError
-from assistant.llm import ChatClient
+from assistant.llm.client import ChatClient
 from tests.vllm.conftest import VLLMServer
 
 pytestmark = pytest.mark.vllm

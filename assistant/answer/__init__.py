@@ -1,0 +1,1 @@
+"""Answer context → verified answer text: extractive composer, LLM prompts, grounding checks."""

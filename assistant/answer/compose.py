@@ -1,0 +1,129 @@
+"""Retrieved entries + query vector → the glossary sentences an answer should use, in order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.corpus.glossary import Entry, normalize_name
+from assistant.parsing.text import lemmas
+from assistant.search.indexing import SearchIndex, split_sentences
+
+_REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сравнить .* можно)")
+_LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
+
+
+@dataclass(frozen=True)
+class Picked:
+    """Sentences chosen from one entry, in the entry's own order, with their citation number."""
+
+    entry: Entry
+    number: int
+    sentences: tuple[str, ...]
+
+
+class SentenceBank:
+    """Each entry's sentences with their vectors (taken from the index, never re-embedded)."""
+
+    def __init__(self, entries: Sequence[Entry], index: SearchIndex) -> None:
+        positions: dict[str, list[int]] = {}
+        for i, chunk in enumerate(index.chunks):
+            if chunk.kind == "sentence":
+                positions.setdefault(chunk.slug, []).append(i)
+        self.sentences: dict[str, list[str]] = {}
+        # lemmatised once here, not for every answer that scores them (~1.5 ms per answer)
+        self.lemma_sets: dict[str, list[frozenset[str]]] = {}
+        self.vectors: dict[str, np.ndarray] = {}
+        for entry in entries:
+            sents = self.sentences[entry.slug] = split_sentences(entry.text)
+            self.lemma_sets[entry.slug] = [frozenset(lemmas(s)) for s in sents]
+            ids = positions.get(entry.slug, [])
+            if len(ids) == len(sents):  # else: index built with other chunking → lexical only
+                self.vectors[entry.slug] = np.vstack([index.vectors.reconstruct(i) for i in ids])
+
+    def scores(self, entry: Entry, query_vec: np.ndarray, query: str) -> list[tuple[str, float]]:
+        sents = self.sentences[entry.slug]
+        dense = (
+            self.vectors[entry.slug] @ query_vec
+            if entry.slug in self.vectors
+            else np.zeros(len(sents), dtype=np.float32)
+        )
+        q = set(lemmas(query))
+        out = []
+        for sentence, cos, lemma_set in zip(sents, dense, self.lemma_sets[entry.slug], strict=True):
+            overlap = len(q & lemma_set) / (len(q) or 1)
+            out.append((sentence, float(cos) + 0.05 * overlap))
+        return out
+
+
+def is_reference(sentence: str, entry: Entry) -> bool:
+    """«См. наше сравнение …» sentences become links, not answer text."""
+    return bool(_REFERENCE.match(sentence)) or any(s.sentence == sentence for s in entry.see_also)
+
+
+def pick(
+    bank: SentenceBank,
+    entry: Entry,
+    query_vec: np.ndarray,
+    query: str,
+    *,
+    limit: int = 3,
+    definition: bool | None = True,
+    prefer: Sequence[str] = (),
+) -> list[str]:
+    """Choose up to `limit` sentences: the definition first (if asked), then the most relevant.
+
+    definition: True = always include it, False = leave it out (a follow-up on the same
+    entry), None = only if it is among the most relevant.
+
+    `prefer`: names of another entry (comparisons) — sentences mentioning them rank first.
+    """
+    scored = [
+        (s, sc) for s, sc in bank.scores(entry, query_vec, query) if not is_reference(s, entry)
+    ]
+    if not scored:
+        return []
+    order = {s: i for i, (s, _) in enumerate(scored)}
+    wanted = {normalize_name(p) for p in prefer}
+    chosen = [scored[0][0]] if definition else []
+    if definition is False and len(scored) > 1:
+        scored = scored[1:]  # a follow-up on a term just explained: skip its definition
+
+    def rank(item: tuple[str, float]) -> float:
+        mentions = any(w in normalize_name(item[0]) for w in wanted if len(w) >= 3)
+        return item[1] + (1.0 if mentions else 0.0)
+
+    for sentence, _ in sorted(scored, key=rank, reverse=True):
+        if len(chosen) >= limit:
+            break
+        if sentence not in chosen:
+            chosen.append(sentence)
+    return sorted(chosen, key=order.__getitem__)
+
+
+def lead(entry: Entry, sentence: str) -> str:
+    """Make the entry's first sentence name its subject: «NVLink — высокоскоростной …»."""
+    if sentence.startswith(entry.title) or sentence.startswith(entry.english):
+        return sentence
+    word = _LEAD_WORD.match(sentence)
+    if word and not word.group(1).isupper():
+        return f"{entry.title} — {sentence[0].lower()}{sentence[1:]}"
+    return f"{entry.title}: {sentence}"
+
+
+def with_marker(sentence: str, number: int) -> str:
+    """Put a source marker before the final punctuation: «… и других [1].»"""
+    body = sentence.rstrip()
+    end = body[-1] if body and body[-1] in ".!?" else ""
+    core = body[:-1] if end else body
+    return f"{core} [{number}]{end or '.'}"
+
+
+def paragraph(picked: Picked) -> str:
+    sents = list(picked.sentences)
+    if sents and sents[0] == split_sentences(picked.entry.text)[0]:
+        sents[0] = lead(picked.entry, sents[0])
+    return " ".join(with_marker(s, picked.number) for s in sents)

@@ -1,0 +1,142 @@
+"""AnswerContext → answer text: the embedded extractive composer and the vLLM generator."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from assistant.answer.compose import Picked, paragraph
+from assistant.answer.grounding import MARKER
+from assistant.answer.prompting import render
+from assistant.corpus.glossary import Entry
+from assistant.schema import Route, Turn
+
+if TYPE_CHECKING:
+    from assistant.llm.client import ChatClient
+    from assistant.tools.solve import NumericOutcome
+
+EXAMPLES = (
+    "что такое NVLink?",
+    "сколько видеопамяти нужно модели 70B в FP8?",
+    "сколько стоит аренда восьми H100 на неделю?",
+)
+
+
+@dataclass(frozen=True)
+class AnswerContext:
+    """Everything a generator may use; entries are numbered [1]…[n] in this order."""
+
+    route: Route
+    message: str
+    question: str
+    history: Sequence[Turn] = ()
+    entries: tuple[Entry, ...] = ()
+    picked: tuple[Picked, ...] = ()
+    outcome: NumericOutcome | None = None
+    defined_term: str = ""
+    thanks: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Generator(Protocol):
+    name: str
+
+    def generate(self, ctx: AnswerContext) -> str: ...
+
+
+class EmbeddedGenerator:
+    """Grounded extractive composer: glossary sentences and tool texts joined by templates."""
+
+    name = "embedded"
+
+    def __init__(self, prompts_dir: Path) -> None:
+        self.prompts_dir = prompts_dir
+
+    def _render(self, name: str, **ctx: Any) -> str:
+        return render(self.prompts_dir, f"embedded/{name}.j2", **ctx)
+
+    def generate(self, ctx: AnswerContext) -> str:
+        if ctx.route == "greeting":
+            return self._render("greeting", examples=EXAMPLES, thanks=ctx.thanks)
+        if ctx.route in ("out_of_scope", "injection"):
+            return self._render(ctx.route)
+        if ctx.route == "not_found":
+            return self._render("not_found", term=ctx.defined_term, nearest=ctx.entries)
+        if ctx.route in ("numeric", "clarify"):
+            tool_text = ctx.outcome.answer_ru if ctx.outcome else ""
+            return self._render("numeric", tool_text=tool_text, sources=ctx.entries)
+        return self._render("answer", paragraphs=[paragraph(p) for p in ctx.picked])
+
+
+class VLLMGenerator:
+    """Phrases answers with a self-hosted LLM; the engine verifies every draft before use."""
+
+    name = "vllm"
+    ROUTES: frozenset[str] = frozenset({"term", "comparison", "numeric"})
+
+    def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
+        self.client = client
+        self.prompts_dir = prompts_dir
+        self.max_tokens = max_tokens
+        self.instructions = _instruction_shingles(prompts_dir)
+
+    def handles(self, ctx: AnswerContext) -> bool:
+        return ctx.route in self.ROUTES and self.client.available
+
+    def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
+        system = render(self.prompts_dir, "system.j2")
+        results = ctx.outcome.results if ctx.outcome else []
+        user = render(
+            self.prompts_dir,
+            "answer.j2",
+            history=list(ctx.history)[-4:],
+            tool_results=results,
+            entries=ctx.entries,
+            question=ctx.question,
+            route=ctx.route,
+        )
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def generate(self, ctx: AnswerContext) -> str:
+        """Stream from vLLM (bounded wait per chunk) but return the whole draft: the engine
+        verifies it before a single word reaches the user."""
+        return "".join(self.stream(ctx)).strip()
+
+    def stream(self, ctx: AnswerContext) -> Iterator[str]:
+        yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
+
+
+def _instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
+    """Word 4-grams of the prompts' fixed wording (Jinja tags removed): a draft containing one
+    is echoing its instructions, which must never reach a customer."""
+    from assistant.answer.grounding import shingles
+
+    found: set[tuple[str, ...]] = set()
+    for name in ("system.j2", "answer.j2", "tool_result.j2", "condense.j2", "tool_call.j2"):
+        path = prompts_dir / name
+        if path.exists():
+            source = re.sub(r"{[{%#].*?[}%#]}", " | ", path.read_text("utf-8"), flags=re.S)
+            for part in source.split("|"):
+                found |= shingles(part)
+    return found
+
+
+def renumber(text: str, count: int) -> tuple[str, list[int]]:
+    """Renumber markers by first use: returns new text and the used entry indexes (0-based).
+
+    Markers outside 1..count are left as they are, so the grounding check catches them.
+    """
+    order: list[int] = []
+
+    def sub(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        if not 1 <= n <= count:
+            return m.group(0)
+        if n - 1 not in order:
+            order.append(n - 1)
+        return f"[{order.index(n - 1) + 1}]"
+
+    return MARKER.sub(sub, text), order

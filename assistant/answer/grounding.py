@@ -1,0 +1,175 @@
+"""Answer text + citations + sources → violations: phantom citations, ungrounded numbers."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from assistant.schema import Citation
+
+MARKER = re.compile(r"\[(\d{1,2})\]")  # a citation marker: [1]
+# A standalone number: «2 190», «2190», «3,00», «4.8», «1 344,5» — not part of a word like FP8.
+_SPACE = "[ \u00a0\u202f]"
+_NUMBER = re.compile(rf"(?<![\w.,])(\d{{1,3}}(?:{_SPACE}\d{{3}})+|\d+)(?:[.,](\d+))?(?![\w])")
+# A token mixing letters and digits: model and product names (FP8, H100, 70B, Gen5, HBM3e).
+_ALNUM = re.compile(r"(?<![\w])(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[\w-]+")
+
+
+@dataclass(frozen=True)
+class Number:
+    text: str
+    value: float
+    decimals: int
+
+
+def numbers(text: str) -> list[Number]:
+    """Standalone numbers in text, citation markers excluded."""
+    text = MARKER.sub(" ", text)
+    out = []
+    for m in _NUMBER.finditer(text):
+        whole = re.sub(_SPACE, "", m.group(1))
+        frac = m.group(2) or ""
+        out.append(Number(m.group(0), float(f"{whole}.{frac}" if frac else whole), len(frac)))
+    return out
+
+
+def name_tokens(text: str) -> set[str]:
+    return {t.lower().strip("-") for t in _ALNUM.findall(MARKER.sub(" ", text))}
+
+
+def _matches(n: Number, allowed: float) -> bool:
+    if round(allowed, n.decimals) == n.value:
+        return True
+    tolerance = max(0.005 * abs(allowed), 0.5 * 10**-n.decimals)
+    # a tool may give 10.737 where the text says «10,7» or «около 11»
+    return bool(abs(allowed - n.value) <= tolerance)
+
+
+@dataclass
+class Sources:
+    """What an answer may rely on: tool results, cited entries, the user's own words."""
+
+    texts: list[str] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)  # product names known anywhere in the glossary
+    # multi-word names whose digits are not quantities: «Llama 3 70B», «RTX 5090», «Qwen 2.5 7B»
+    phrases: tuple[str, ...] = ()
+
+    def add(self, *texts: str) -> None:
+        self.texts.extend(t for t in texts if t)
+
+    def add_json(self, payload: object) -> None:
+        self.texts.append(json.dumps(payload, ensure_ascii=False))
+
+    def allowed_values(self) -> list[float]:
+        values = [n.value for t in self.texts for n in numbers(t)]
+        values += [float(v) for t in self.texts for v in re.findall(r"-?\d+\.\d+|-?\d+", t)]
+        return values
+
+    def allowed_names(self) -> set[str]:
+        found = set(self.names)
+        for t in self.texts:
+            found |= name_tokens(t)
+        return found
+
+
+@lru_cache(maxsize=8)
+def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not phrases:
+        return None
+    alternation = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternation})(?![\w])", re.IGNORECASE)
+
+
+def strip_phrases(text: str, phrases: Sequence[str]) -> str:
+    """Remove known product names (longest first) so their digits are not read as numbers."""
+    pattern = _phrase_pattern(tuple(phrases))
+    return pattern.sub(" NAME ", text) if pattern else text
+
+
+def ungrounded_numbers(text: str, sources: Sources) -> list[str]:
+    text = strip_phrases(text, sources.phrases)
+    allowed = sources.allowed_values()
+    bad = [n.text for n in numbers(text) if not any(_matches(n, a) for a in allowed)]
+    names = sources.allowed_names()
+    bad += [t for t in name_tokens(text) if t not in names]
+    return bad
+
+
+def citation_problems(
+    text: str, citations: Sequence[Citation], context: Iterable[str]
+) -> list[str]:
+    """Markers must point at a citation; every citation must come from the retrieved context."""
+    known = set(context)
+    problems = [f"цитата {c.slug} не из контекста" for c in citations if c.slug not in known]
+    for m in MARKER.finditer(text):
+        n = int(m.group(1))
+        if not 1 <= n <= len(citations):
+            problems.append(f"маркер [{n}] без источника")
+    return problems
+
+
+def check(
+    text: str, citations: Sequence[Citation], context: Iterable[str], sources: Sources
+) -> list[str]:
+    """All violations of an answer; empty means it may leave the engine."""
+    found = citation_problems(text, citations, context)
+    found += [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
+    return found
+
+
+def support_ratio(text: str, sources: Sources) -> float:
+    """Share of the answer's content words that occur in its sources (garbage scores low)."""
+    from assistant.parsing.text import lemmas
+
+    words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
+    if not words:
+        return 0.0
+    known: set[str] = set()
+    for t in sources.texts:
+        known.update(lemmas(t))
+    return sum(w in known for w in words) / len(words)
+
+
+def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
+    """Word n-grams; a fragment shorter than `size` (a header such as «Статьи глоссария:»)
+    counts as one n-gram of its own length, if it has at least two words."""
+    from assistant.parsing.text import words
+
+    tokens = words(text)
+    if 2 <= len(tokens) < size:
+        return {tuple(tokens)}
+    return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
+    """True when a draft repeats the prompt's own wording (a base model echoing its input)."""
+    from assistant.parsing.text import words
+
+    tokens = words(text)
+    grams = {tuple(tokens[i : i + n]) for n in (2, 3, 4) for i in range(len(tokens) - n + 1)}
+    return bool(grams & instructions)
+
+
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]]+", re.IGNORECASE)
+_SOURCE_LINE = re.compile(r"^\s*\[\d{1,2}\]", re.MULTILINE)
+
+
+def foreign_links(text: str, sources: Sources) -> list[str]:
+    """Links in a draft that no source contains (a model must never invent a URL)."""
+    known = {u for t in sources.texts for u in _URL.findall(t)}
+    return [u for u in _URL.findall(text) if u not in known]
+
+
+def degenerate(text: str) -> bool:
+    """Repetition loops («— — — —») or a fake source list: typical of a confused model."""
+    tokens = text.split()
+    run = longest = 1
+    for a, b in itertools.pairwise(tokens):
+        run = run + 1 if a == b else 1
+        longest = max(longest, run)
+    diverse = len(set(tokens)) >= 0.4 * len(tokens) if len(tokens) >= 20 else True
+    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text))

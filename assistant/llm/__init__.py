@@ -1,0 +1,1 @@
+"""OpenAI-compatible chat client (vLLM) and the LLM assists (condensation, argument filling)."""

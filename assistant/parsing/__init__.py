@@ -1,0 +1,1 @@
+"""Raw message text → normalised words, lemmas, quantities and intents."""

@@ -1,0 +1,1 @@
+"""Parsed message + retrieval evidence → route (term, comparison, numeric, refusal…) and scope."""

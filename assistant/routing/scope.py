@@ -1,0 +1,93 @@
+"""Retrieval evidence + lexical signals → is the question covered by the glossary, and by what.
+
+Thresholds were calibrated on eval/retrieval.jsonl (in scope) against eval/out_of_scope.jsonl
+with the default model (multilingual-e5-small): see docs/benchmarks.md. A different embedding
+model needs re-calibration (`assistant eval answers` shows refusal and false-refusal rates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from assistant.corpus.glossary import Glossary
+from assistant.parsing.text import words
+from assistant.routing.router import Signals, unknown_term, unknown_words
+from assistant.search.retrieval import Retrieval
+
+COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
+COS_MAYBE = 0.838  # covered only if BM25 agrees
+BM25_MIN = 2.0
+PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
+RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
+UNSURE_MARGIN = 1.0  # the same, when the question names no entry and similarity is modest
+UNSURE_ROOM = 1
+
+
+@dataclass(frozen=True)
+class Scope:
+    in_scope: bool
+    near_domain: bool = False  # GPU/AI-adjacent but not in the glossary → «нет статьи», nearest
+    slugs: list[str] = field(default_factory=list)
+    comparison: bool = False
+    confidence: Literal["high", "medium", "low"] = "medium"
+
+
+def _named(retrieval: Retrieval, sig: Signals, question: str) -> list[str]:
+    """Entries named in the question; a common-word alias («куда») counts only in context."""
+    strong = [s for s, v in retrieval.alias.items() if v >= 1.0]
+    best = max(retrieval.dense.values(), default=0.0)
+    if not strong or sig.domain or best >= COS_MAYBE:
+        return _by_rank(strong, retrieval)
+    latin = any(any("a" <= c <= "z" for c in w) for w in words(question))
+    return _by_rank(strong, retrieval) if latin else []
+
+
+def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
+    rank = {h.slug: i for i, h in enumerate(retrieval.hits)}
+    return sorted(slugs, key=lambda s: (rank.get(s, 99), -retrieval.alias.get(s, 0.0)))
+
+
+def _covered(
+    named: list[str], retrieval: Retrieval, sig: Signals, glossary: Glossary, q: str
+) -> bool:
+    if named:
+        return True
+    if sig.defined_term and unknown_term(sig.defined_term, glossary):
+        return False
+    best = max(retrieval.dense.values(), default=0.0)
+    bm25 = max(retrieval.bm25.values(), default=0.0)
+    if any(c.isascii() and c.isalpha() for c in "".join(unknown_words(q, glossary))):
+        return best >= COS_SURE  # an unknown Latin term (SLURM, TPU) needs strong evidence
+    return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
+
+
+def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Glossary) -> Scope:
+    if sig.not_ours or not retrieval.hits:
+        return Scope(in_scope=False, near_domain=False)
+    named = _named(retrieval, sig, question)
+    if not _covered(named, retrieval, sig, glossary, question):
+        return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
+    top = retrieval.hits[0]
+    if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
+        return Scope(True, slugs=named[:3], comparison=True, confidence="high")
+    if sig.comparison_cue and len(retrieval.hits) > 1:
+        second = retrieval.hits[1]
+        if top.score - second.score <= PAIR_MARGIN or second.slug in named:
+            return Scope(True, slugs=[top.slug, second.slug], comparison=True)
+    best = max(retrieval.dense.values(), default=0.0)
+    confidence: Literal["high", "medium", "low"] = (
+        "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"
+    )
+    if not named and best < COS_SURE:
+        confidence = "low"
+    extra = [s for s in named if s != top.slug][:1]
+    # Close runners-up add a supporting paragraph; when unsure, show the two next candidates.
+    margin, room = (RUNNER_UP, 1) if confidence == "high" else (UNSURE_MARGIN, UNSURE_ROOM)
+    for hit in retrieval.hits[1:]:
+        if len(extra) >= room or top.score - hit.score > margin:
+            break
+        if hit.slug not in extra:
+            extra.append(hit.slug)
+    slugs = [top.slug, *extra]
+    return Scope(True, slugs=slugs, confidence=confidence)

@@ -1,0 +1,1 @@
+"""Glossary chunks → FAISS + BM25 index; question → ranked, fused glossary hits."""

@@ -1,0 +1,195 @@
+"""Question → ranked glossary entries: dense (FAISS) + BM25 over lemmas + exact aliases, fused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
+
+import numpy as np
+
+from assistant.corpus.glossary import Glossary
+from assistant.parsing.text import deletes, lemma, normalize_phrase, words
+from assistant.schema import SearchHit
+from assistant.search.indexing import SearchIndex
+
+if TYPE_CHECKING:  # keeps torch out of import time
+    from assistant.embedding.model import Embedder
+
+Mode = Literal["hybrid", "dense", "bm25"]
+
+
+class Retriever(Protocol):
+    def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]: ...
+
+
+@dataclass(frozen=True)
+class FusionWeights:
+    """How the legs are fused; chosen by measurement (docs/benchmarks.md, 2-fold on eval set).
+
+    "score": dense × (cosine − best cosine) + bm25 × (score / best score) + alias × strength.
+    "rrf":   Σ weight / (k + rank) — measured lower on our set (MRR@10 0.85 vs 0.91).
+    """
+
+    method: Literal["score", "rrf"] = "score"
+    dense: float = 20.0
+    bm25: float = 1.0
+    alias: float = 0.1
+    k: float = 10.0  # rrf only
+    depth: int = 20  # candidates taken from each leg
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """Everything one search learned, for the engine: fused hits and per-leg evidence."""
+
+    query: str
+    hits: list[SearchHit]
+    dense: dict[str, float]  # best cosine per slug (absolute: used to detect "not in glossary")
+    bm25: dict[str, float]
+    alias: dict[str, float]  # slugs named in the question (exactly or within one typo)
+    vector: np.ndarray = field(repr=False)
+
+
+class AliasMatcher:
+    """Finds glossary names inside a question: whole phrases by lemmas, single words with a typo."""
+
+    MIN_FUZZY = 5
+
+    def __init__(self, glossary: Glossary) -> None:
+        self.phrases: dict[str, set[str]] = {}
+        self.fuzzy: dict[str, set[str]] = {}
+        for entry in glossary.entries:
+            for name in entry.names:
+                tokens = words(name)
+                for form in {normalize_phrase(name), " ".join(tokens)}:
+                    if form:
+                        self.phrases.setdefault(form, set()).add(entry.slug)
+                if len(tokens) == 1 and len(tokens[0]) >= self.MIN_FUZZY:
+                    for key in (tokens[0], *deletes(tokens[0])):
+                        self.fuzzy.setdefault(key, set()).add(entry.slug)
+        self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
+
+    def match(self, query: str) -> dict[str, float]:
+        """slug → match strength (number of words in the longest matched name)."""
+        raw = words(query)
+        found: dict[str, float] = {}
+        for tokens in (raw, [lemma(w) for w in raw]):
+            for phrase in _ngrams(tokens, self.longest):
+                for slug in self.phrases.get(phrase, ()):
+                    found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
+        for w in raw:
+            if len(w) >= self.MIN_FUZZY:
+                for key in (w, *deletes(w)):
+                    for slug in self.fuzzy.get(key, ()):
+                        found.setdefault(slug, 0.5)
+        return found
+
+
+def _ngrams(tokens: list[str], longest: int) -> Iterable[str]:
+    """Every run of up to `longest` consecutive tokens, space-joined (dictionary look-ups)."""
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(len(tokens), start + longest) + 1):
+            yield " ".join(tokens[start:end])
+
+
+def _best_per_slug(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for slug, score in pairs:
+        if score > best.get(slug, -np.inf):
+            best[slug] = score
+    return best
+
+
+def _ranked(scores: dict[str, float], depth: int) -> list[str]:
+    return sorted(scores, key=lambda s: -scores[s])[:depth]
+
+
+def _rrf(legs: Sequence[tuple[float, dict[str, float]]], k: float, depth: int) -> dict[str, float]:
+    fused: dict[str, float] = {}
+    for weight, scores in legs:
+        for rank, slug in enumerate(_ranked(scores, depth)):
+            fused[slug] = fused.get(slug, 0.0) + weight / (k + rank + 1)
+    return fused
+
+
+class HybridRetriever:
+    def __init__(
+        self,
+        glossary: Glossary,
+        index: SearchIndex,
+        embedder: Embedder,
+        weights: FusionWeights = FusionWeights(),
+    ) -> None:
+        self.glossary = glossary
+        self.index = index
+        self.embedder = embedder
+        self.weights = weights
+        self.titles = {e.slug: e.title for e in glossary.entries}
+        self.aliases = AliasMatcher(glossary)
+        self._chunk_slugs = [c.slug for c in index.chunks]
+        import faiss
+
+        # One query at a time: FAISS's own threads fight torch's for 2 cores (16–24 ms vs 0.3 ms
+        # per search when the other core is busy, docs/benchmarks.md).
+        faiss.omp_set_num_threads(1)
+
+    def embed(self, query: str) -> np.ndarray:
+        return np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)
+
+    def _dense(self, vector: np.ndarray, depth: int) -> dict[str, float]:
+        n = min(self.index.vectors.ntotal, depth * 8)
+        sims, ids = self.index.vectors.search(vector.reshape(1, -1), n)
+        return _best_per_slug(
+            (self._chunk_slugs[i], float(s)) for s, i in zip(sims[0], ids[0], strict=True) if i >= 0
+        )
+
+    def _bm25(self, query: str, depth: int) -> dict[str, float]:
+        from assistant.parsing.text import lemmas
+
+        scores = self.index.bm25.scores(lemmas(query))
+        n = min(len(scores), depth * 8)
+        top: Iterable[int] = np.argpartition(-scores, n - 1)[:n] if n else []
+        return _best_per_slug(
+            (self._chunk_slugs[i], float(scores[i])) for i in top if scores[i] > 0
+        )
+
+    def fuse(
+        self, dense: dict[str, float], bm25: dict[str, float], alias: dict[str, float]
+    ) -> dict[str, float]:
+        w = self.weights
+        if w.method == "rrf":
+            return _rrf([(w.dense, dense), (w.bm25, bm25), (w.alias, alias)], w.k, w.depth)
+        fused: dict[str, float] = {}
+        best_cos = max(dense.values(), default=0.0)
+        best_bm25 = max(bm25.values(), default=0.0) or 1.0
+        for slug, cos in dense.items():
+            fused[slug] = w.dense * (cos - best_cos)
+        for slug, score in bm25.items():
+            fused[slug] = fused.get(slug, w.dense * -0.2) + w.bm25 * score / best_bm25
+        for slug, strength in alias.items():
+            fused[slug] = fused.get(slug, w.dense * -0.2) + w.alias * min(strength, 2.0)
+        return fused
+
+    def retrieve(self, query: str, k: int = 5, vector: np.ndarray | None = None) -> Retrieval:
+        w = self.weights
+        vec = self.embed(query) if vector is None else vector
+        dense, bm25, alias = (
+            self._dense(vec, w.depth),
+            self._bm25(query, w.depth),
+            self.aliases.match(query),
+        )
+        fused = self.fuse(dense, bm25, alias)
+        return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec)
+
+    def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
+        return [
+            SearchHit(s, self.titles.get(s, s), round(scores[s], 6)) for s in _ranked(scores, k)
+        ]
+
+    def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
+        if mode == "dense":
+            return self._hits(self._dense(self.embed(query), self.weights.depth), k)
+        if mode == "bm25":
+            return self._hits(self._bm25(query, self.weights.depth), k)
+        return self.retrieve(query, k).hits

@@ -1,0 +1,90 @@
+"""Number grounding and citation checks, including Russian number formats."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.answer.grounding import Sources, check, numbers, ungrounded_numbers
+from assistant.schema import Citation
+
+
+def _src(*texts: str, phrases: tuple[str, ...] = ()) -> Sources:
+    s = Sources(phrases=phrases)
+    s.add(*texts)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("2 190 $", [2190.0]),
+        ("2\u00a0190 $ и 3,00 $", [2190.0, 3.0]),
+        ("4.8 ТБ/с, 10–30 %", [4.8, 10.0, 30.0]),
+        ("FP8 и H100 [1]", []),
+        ("1 344 GPU-часа", [1344.0]),
+    ],
+)
+def test_numbers_are_parsed_in_russian_formats(text: str, values: list[float]) -> None:
+    assert [n.value for n in numbers(text)] == values
+
+
+@pytest.mark.parametrize(
+    "answer", ["2190 $ в месяц", "2 190 $", "около 3 $ за час", "3,00 $ за GPU-час", "140 ГБ"]
+)
+def test_formatting_variants_of_source_numbers_pass(answer: str) -> None:
+    sources = Sources()
+    sources.add("Один H100 за 2 190 $ в месяц обходится примерно в 3,00 $ за GPU-час.")
+    sources.add_json({"weights_gb": 140.0})
+    assert ungrounded_numbers(answer, sources) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "bad"),
+    [
+        ("H100 стоит 1 $ в месяц", ["1"]),
+        ("у H200 141 ГБ", ["141", "h200"]),
+        ("веса займут 150 ГБ", ["150"]),
+        ("у H300 больше памяти", ["h300"]),
+        ("примерно 2,5 $ за час", ["2,5"]),
+    ],
+)
+def test_invented_numbers_and_names_are_caught(answer: str, bad: list[str]) -> None:
+    sources = _src("Один H100 за 2 190 $ в месяц обходится примерно в 3,00 $ за GPU-час. 140 ГБ")
+    assert ungrounded_numbers(answer, sources) == bad
+
+
+def test_product_name_digits_are_not_quantities() -> None:
+    sources = _src("", phrases=("Llama 3 70B",))
+    sources.names.add("70b")
+    assert ungrounded_numbers("например, Llama 3 70B", sources) == []
+    assert ungrounded_numbers("например, Llama 4", sources) == ["4"]
+
+
+def test_phantom_and_dangling_citations() -> None:
+    cites = [Citation(slug="nvlink", title="NVLink", url="/glossary/nvlink")]
+    assert check("NVLink быстрее [1].", cites, ["nvlink"], Sources()) == []
+    assert any("не из контекста" in p for p in check("x [1]", cites, ["nccl"], Sources()))
+    assert any("[2]" in p for p in check("x [1], y [2]", cites, ["nvlink"], Sources()))
+
+
+def test_links_must_come_from_sources() -> None:
+    from assistant.answer.grounding import foreign_links
+
+    sources = _src("См. https://fullgpu.example/glossary/nvlink")
+    assert foreign_links("подробнее: https://fullgpu.example/glossary/nvlink", sources) == []
+    assert foreign_links("официальный сайт http://evil.example", sources) == ["http://evil.example"]
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("NVLink — интерконнект NVIDIA [1]. Он быстрее PCIe [1].", False),
+        ("All-reduce — — — — — — обмен", True),
+        ("Статьи:\n[1] NVLink (/glossary/nvlink)\n[2] PCIe", True),
+        (" ".join(["GPU"] * 3 + ["память"] * 30), True),
+    ],
+)
+def test_degenerate_drafts(text: str, bad: bool) -> None:
+    from assistant.answer.grounding import degenerate
+
+    assert degenerate(text) is bad
