@@ -9,13 +9,16 @@ from typing import Any
 from assistant.answer.compose import Picked, SentenceBank, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
 from assistant.answer.guard import Guard
+from assistant.corpus.catalog import Catalog
 from assistant.parsing.text import words
-from assistant.routing.router import Signals, signals, unknown_term, wants_calculation
+from assistant.routing.router import Signals, signals, wants_calculation
 from assistant.routing.scope import Scope, decide_scope
+from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
 from assistant.search.retrieval import HybridRetriever, Retrieval
 from assistant.settings import Settings
+from assistant.tools.toolbox import Toolbox
 
 log = logging.getLogger(__name__)
 REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
@@ -29,15 +32,19 @@ class Engine:
         retriever: HybridRetriever,
         embedded: EmbeddedGenerator,
         llm: VLLMGenerator | None = None,
+        *,
+        catalog: Catalog,
     ) -> None:
         self.settings = settings
         self.retriever = retriever
         self.glossary = retriever.glossary
         self.entries = self.glossary.by_slug()
         self.bank = SentenceBank(self.glossary.entries, retriever.index)
+        self.tools = Toolbox(catalog)
+        self.vocabulary = Vocabulary(self.glossary, catalog)
         self.embedded = embedded
         self.llm = llm
-        self.guard = Guard(settings, self.glossary, embedded, llm)
+        self.guard = Guard(settings, self.glossary, catalog, embedded, llm)
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -50,9 +57,7 @@ class Engine:
             return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
             return self._fixed("out_of_scope", message, carried, refused=True)
-        from assistant.tools.solve import solve
-
-        outcome = solve(message, carried)
+        outcome = self.tools.solve(message, carried)
         if outcome.is_numeric and outcome.missing and outcome.tool:
             outcome = self._fill_with_llm(outcome, message, history, carried) or outcome
         args = outcome.arguments
@@ -62,7 +67,7 @@ class Engine:
         retrieval = self.retriever.retrieve(question, k=6)
         if sig.counterpart:
             retrieval = self._without_subject(retrieval, message, history)
-        scope = decide_scope(question, sig, retrieval, self.glossary)
+        scope = decide_scope(question, sig, retrieval, self.vocabulary)
         if not scope.in_scope:
             return self._outside(message, question, sig, retrieval, scope, carried)
         return self._explain(message, question, history, sig, retrieval, scope, carried)
@@ -74,14 +79,12 @@ class Engine:
         if self.llm is None or not self.llm.client.available:
             return None
         from assistant.llm.assist import fill_arguments
-        from assistant.tools.registry import get_tool
-        from assistant.tools.solve import solve
 
-        tool = get_tool(outcome.tool).openai()
+        tool = self.tools.get(outcome.tool).openai()
         filled = fill_arguments(self.llm.client, self.settings.prompts_dir, tool, message, history)
         if not filled:
             return None
-        retry = solve(message, {**carried, **outcome.params, **filled})
+        retry = self.tools.solve(message, {**carried, **outcome.params, **filled})
         return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
 
     def condense(self, message: str, history: list[Turn], sig: Signals) -> str:
@@ -157,7 +160,7 @@ class Engine:
         )
         term = (
             sig.defined_term
-            if sig.defined_term and unknown_term(sig.defined_term, self.glossary)
+            if sig.defined_term and self.vocabulary.unknown_term(sig.defined_term)
             else ""
         )
         ctx = AnswerContext(

@@ -119,14 +119,18 @@ def build_pipeline(
 ) -> Pipeline:
     """The one composition root: corpus, model, index, calculators, generators."""
     from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
+    from assistant.corpus.catalog import load_catalog
     from assistant.engine import Engine
 
     settings = settings or load_settings()
+    catalog = load_catalog(settings.corpus_dir)  # a corpus error shows before the model loads
     retriever = build_retriever(settings, progress)
     llm = None
     if settings.llm_base_url:
         from assistant.llm.client import ChatClient
 
         llm = VLLMGenerator(ChatClient(settings), settings.prompts_dir)
-    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm)
+    engine = Engine(
+        settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm, catalog=catalog
+    )
     return Pipeline(engine, settings)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant.corpus.catalog import Catalog, load_catalog
 from assistant.settings import ROOT, Settings
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -27,6 +28,11 @@ def settings(session_dir: Path) -> Settings:
         llm_base_url="",
         _env_file=None,  # type: ignore[call-arg]
     )
+
+
+@pytest.fixture(scope="session")
+def catalog(settings: Settings) -> Catalog:
+    return load_catalog(settings.corpus_dir)
 
 
 @pytest.fixture(scope="session")
@@ -53,11 +59,12 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 
 
 @pytest.fixture(scope="session")
-def pipeline(settings: Settings, retriever):  # type: ignore[no-untyped-def]
+def pipeline(settings: Settings, catalog: Catalog, retriever):  # type: ignore[no-untyped-def]
     """The real engine on the embedded generator (no LLM), sharing the session's index."""
     from assistant.answer.generation import EmbeddedGenerator
     from assistant.engine import Engine
     from assistant.pipeline import Pipeline
 
-    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir))
+    embedded = EmbeddedGenerator(settings.prompts_dir)
+    engine = Engine(settings, retriever, embedded, catalog=catalog)
     return Pipeline(engine, settings)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from pathlib import Path
 
 from assistant.answer import grounding
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import AssistantError, LLMUnavailableError
 from assistant.schema import AnswerMeta, Citation
@@ -28,14 +28,15 @@ class Guard:
         self,
         settings: Settings,
         glossary: Glossary,
+        catalog: Catalog,
         embedded: EmbeddedGenerator,
         llm: VLLMGenerator | None,
     ) -> None:
         self.settings = settings
         self.embedded = embedded
         self.llm = llm
-        self.known_names = known_names(glossary, settings.corpus_dir)
-        self.name_phrases = name_phrases()
+        self.known_names = known_names(glossary, catalog)
+        self.name_phrases = name_phrases(catalog)
 
     def produce(self, ctx: AnswerContext, meta: AnswerMeta) -> tuple[str, list[Citation], str]:
         """(text, citations, generator name) of an answer that passed every check."""
@@ -119,26 +120,21 @@ class Guard:
         )
 
 
-def known_names(glossary: Glossary, corpus_dir: Path) -> set[str]:
-    """Product names with digits (H100, FP8, 70B) known to the glossary and the catalogues."""
-    from assistant.settings import ROOT
+def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:
+    """Product names with digits (H100, FP8, 70B) known to the glossary and the catalogues.
 
+    The catalogue files are read whole: their notes and sources name products too.
+    """
     found: set[str] = set()
     for entry in glossary.entries:
         found |= grounding.name_tokens(" ".join((entry.text, *entry.names)))
     for name in ("gpus.yaml", "models.yaml"):
-        path = corpus_dir / name
-        if not path.exists():
-            path = ROOT / "corpus" / name
-        if path.exists():
-            found |= grounding.name_tokens(path.read_text("utf-8"))
+        found |= grounding.name_tokens((catalog.directory / name).read_text("utf-8"))
     return found
 
 
-def name_phrases() -> tuple[str, ...]:
+def name_phrases(catalog: Catalog) -> tuple[str, ...]:
     """Catalogue model and GPU names with digits, longest first (for number grounding)."""
-    from assistant.corpus import catalog
-
     names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
     return tuple(sorted(names, key=len, reverse=True))

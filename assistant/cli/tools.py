@@ -10,7 +10,12 @@ from typing import Any
 import typer
 
 from assistant.cli import app, eval_app
-from assistant.cli.common import console, read_stdin_lines, user_errors
+from assistant.cli.common import console, read_stdin_lines, settings, user_errors
+from assistant.corpus.catalog import load_catalog
+from assistant.evaluation.tools import evaluate
+from assistant.tools.base import ToolResult
+from assistant.tools.render import result_text
+from assistant.tools.toolbox import Toolbox
 
 _SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
 
@@ -24,21 +29,25 @@ def _size_args(size: str | None) -> dict[str, Any]:
     return {"model": size}
 
 
-def _print_result(result: Any, as_json: bool) -> None:
-    from assistant.tools.render import result_text
-
+def _print_result(result: ToolResult, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(result.model_dump(), ensure_ascii=False))
     else:
         console.print(result_text(result), highlight=False)
 
 
-def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+def _toolbox() -> Toolbox:
+    """The calculators on the configured corpus (a corpus error exits 2 with its problems)."""
+    config = settings()
     with user_errors():
-        from assistant.tools.registry import get_tool
+        return Toolbox(load_catalog(config.corpus_dir))
 
+
+def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+    toolbox = _toolbox()
+    with user_errors():
         clean = {k: v for k, v in args.items() if v is not None}
-        _print_result(get_tool(tool).run(clean), as_json)
+        _print_result(toolbox.run(tool, clean), as_json)
 
 
 @app.command("vram")
@@ -128,12 +137,11 @@ def calc(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Свободный вопрос: «сколько памяти нужно 70B в FP8» → расчёт."""
-    from assistant.tools.solve import solve
-
+    toolbox = _toolbox()
     with user_errors():
         lines = read_stdin_lines() if question == "-" else iter([question])
         for line in lines:
-            out = solve(line)
+            out = toolbox.solve(line)
             if as_json:
                 typer.echo(json.dumps(out.model_dump(), ensure_ascii=False))
             elif not out.is_numeric:
@@ -149,10 +157,9 @@ def eval_tools(
     show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
 ) -> None:
     """Точность извлечения параметров и правильность расчётов на eval/numeric.jsonl."""
-    from assistant.evaluation.tools import evaluate
-
+    toolbox = _toolbox()
     with user_errors():
-        report = evaluate(Path(path)).as_dict()
+        report = evaluate(Path(path), toolbox).as_dict()
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
         return

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import CorpusError, CorpusProblem
-from assistant.tools.solve import NumericOutcome, solve
+from assistant.tools.solve import NumericOutcome
+from assistant.tools.toolbox import Toolbox
 
 
 @dataclass
@@ -89,11 +90,11 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def run_case(case: dict[str, Any]) -> CaseResult:
+def run_case(case: dict[str, Any], toolbox: Toolbox) -> CaseResult:
     carried: dict[str, Any] | None = None
     for prev in case.get("after", []):
-        carried = solve(prev, carried).params
-    out = solve(case["question"], carried)
+        carried = toolbox.solve(prev, carried).params
+    out = toolbox.solve(case["question"], carried)
     problems = _extraction_problems(case["expect"], out)
     extraction_ok = not problems
     result_ok = None
@@ -131,5 +132,5 @@ def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
     ]
 
 
-def evaluate(path: Path) -> Report:
-    return Report([run_case(c) for c in load(path)])
+def evaluate(path: Path, toolbox: Toolbox) -> Report:
+    return Report([run_case(c, toolbox) for c in load(path)])

@@ -1,6 +1,6 @@
 """Russian free text → calculator parameters (deterministic regular expressions, no LLM).
 
-    extract("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k") -> Extraction(
+    extract("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k", catalog) -> Extraction(
         params={"model": "llama-3-70b", "precision": "fp8", "context_tokens": 32768},
         intents={"vram"}, definitional=False, notes=["32k = 32 768 токенов"])
 
@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog, Record, norm
+from assistant.parsing import intent
 from assistant.parsing.numbers import normalise
 
 NUM = r"(\d+(?:\.\d+)?)"
@@ -90,33 +91,18 @@ def _families(text: str) -> str:
     return text
 
 
-def _alias_spans(text: str, table: dict[str, Any]) -> tuple[Any, str] | None:
+def _alias_spans(text: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[Record, str] | None:
     """Longest alias of any record found in `text` (norm'ed tokens) → (record, alias)."""
-    padded = f" {catalog.norm(_families(text))} "
-    best: tuple[int, Any, str] | None = None
-    for item, a in _normed_aliases(id(table), table):
+    padded = f" {norm(_families(text))} "
+    best: tuple[int, Record, str] | None = None
+    for item, a in aliases:
         if f" {a} " in padded and (best is None or len(a) > best[0]):
             best = (len(a), item, a)
     return (best[1], best[2]) if best else None
 
 
-_ALIAS_CACHE: dict[int, tuple[dict[str, Any], list[tuple[Any, str]]]] = {}
-
-
-def _normed_aliases(key: int, table: dict[str, Any]) -> list[tuple[Any, str]]:
-    """(record, normalised alias) pairs, computed once per catalogue table (hot path)."""
-    cached = _ALIAS_CACHE.get(key)
-    if cached is None or cached[0] is not table:
-        pairs = [
-            (item, catalog.norm(a)) for item in table.values() for a in [item.id, *item.aliases]
-        ]
-        cached = (table, pairs)
-        _ALIAS_CACHE[key] = cached
-    return cached[1]
-
-
-def _model(raw: str, t: str, out: Extraction) -> str:
-    hit = _alias_spans(raw, catalog.models())
+def _model(raw: str, t: str, out: Extraction, catalog: Catalog) -> str:
+    hit = _alias_spans(raw, catalog.model_aliases)
     if hit:
         out.params["model"] = hit[0].id
         return t
@@ -144,8 +130,8 @@ def _clean(v: float) -> float | int:
 _COUNT_WORDS = r"(?:карт\w*|gpu|гпу|джипию|видеокарт\w*|ускорител\w*|штук\w*|шт\.?|гпушк\w*)"
 
 
-def _gpus(raw: str, t: str, out: Extraction) -> str:
-    hit = _alias_spans(raw, catalog.gpus())
+def _gpus(raw: str, t: str, out: Extraction, catalog: Catalog) -> str:
+    hit = _alias_spans(raw, catalog.gpu_aliases)
     if hit:
         gpu, alias = hit
         out.params["gpu"] = gpu.id
@@ -382,16 +368,14 @@ def _flags(t: str, out: Extraction) -> None:
 # ---------------------------------------------------------------- entry point
 
 
-def extract(text: str) -> Extraction:
+def extract(text: str, catalog: Catalog) -> Extraction:
     """All parameters and intent words found in one message (nothing carried over)."""
-    from assistant.parsing import intent
-
     out = Extraction()
     t = normalise(text)
     raw = t
     t = _money(t, out)
-    t = _gpus(raw, t, out)
-    t = _model(raw, t, out)
+    t = _gpus(raw, t, out, catalog)
+    t = _model(raw, t, out, catalog)
     _precisions(t, out)
     _context(t, out)
     _batch(t, out)

@@ -1,13 +1,12 @@
-"""Question text → lexical signals: injection, greeting, comparison cue, domain, unknown terms."""
+"""Question text → lexical signals (injection, greeting, comparison cue, domain…) and the
+calculation gate."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
-from assistant.corpus.glossary import Glossary, normalize_name
-from assistant.parsing.text import STOPWORDS, deletes, fold, lemma, lemmas, words
+from assistant.parsing.text import fold, words
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -163,92 +162,3 @@ def _original_span(text: str, folded: str) -> str:
     squashed = re.sub(r"\s+", " ", text).strip()
     at = fold(squashed).find(folded)
     return squashed[at : at + len(folded)] if at >= 0 else folded
-
-
-# Everyday words of the trade that carry no topic of their own: they must not make a question
-# look like it is about an unknown technology.
-_COMMON_TECH = frozenset(
-    """
-    root api apis open source opensource fine tune tuning finetune finetuning torch pytorch
-    linux os cpu gpu gpus server servers cloud docker kubernetes model models llm llms int4 int8
-    fp16 fp32 bit bits gb tb gib mb batch batching token tokens context prompt prompts
-    inference training train deploy deployment sdk openai python benchmark spec specs vm vms
-    cluster node nodes rack chat bot ai ml
-    """.split()
-)
-
-
-def _catalogue_words() -> set[str]:
-    """Model and GPU names from the calculators' catalogues (DeepSeek, Qwen, RTX, L40S…)."""
-    from assistant.corpus import catalog
-
-    return {w for name in catalog.all_names() for w in words(name)}
-
-
-@lru_cache(maxsize=4)
-def _known_vocabulary(glossary: Glossary) -> frozenset[str]:
-    """Every word of every entry, the catalogues and common tech words: others are unknown."""
-    vocab: set[str] = set(_COMMON_TECH) | _catalogue_words()
-    for entry in glossary.entries:
-        for chunk in (entry.text, *entry.names):
-            vocab.update(words(chunk))
-    return frozenset(vocab)
-
-
-@lru_cache(maxsize=4)
-def _known_lemmas(glossary: Glossary) -> frozenset[str]:
-    found: set[str] = set()
-    for entry in glossary.entries:
-        for chunk in (entry.text, *entry.names):
-            found.update(lemmas(chunk, keep_stopwords=True))
-    return frozenset(found)
-
-
-@lru_cache(maxsize=4)
-def _typo_keys(glossary: Glossary) -> frozenset[str]:
-    """Every glossary word and its one-letter deletions: «infinty», «rdam», «smx» are typos."""
-    keys: set[str] = set()
-    for w in _known_vocabulary(glossary):
-        if len(w) >= 3:
-            keys.add(w)
-            keys.update(deletes(w))
-    return frozenset(keys)
-
-
-def _is_typo_of_known(word: str, glossary: Glossary) -> bool:
-    """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""
-    if len(word) < 4:
-        return False
-    keys = _typo_keys(glossary)
-    return word in keys or any(d in keys for d in deletes(word))
-
-
-def unknown_words(text: str, glossary: Glossary, *, english_guard: bool = True) -> list[str]:
-    """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
-
-    Latin words within one typo of a glossary word are not unknown; an English sentence
-    (mostly Latin words) is judged by retrieval alone.
-    """
-    vocab, known = _known_vocabulary(glossary), _known_lemmas(glossary)
-    tokens = [w for w in words(text) if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS]
-    latin = [w for w in tokens if re.search(r"[a-z]", w)]
-    if english_guard and len(latin) > max(2, len(tokens) // 2):
-        return []
-    out = []
-    for w in tokens:
-        if w in latin:
-            if w not in vocab and not _is_typo_of_known(w, glossary):
-                out.append(w)
-        elif lemma(w) not in known:
-            out.append(w)
-    return out
-
-
-def unknown_term(term: str, glossary: Glossary) -> bool:
-    """True when a «что такое X» term names nothing the glossary mentions (e.g. TPU)."""
-    if not words(term) or len(words(term)) > 3:  # a long phrase is a question, not a term
-        return False
-    names = {normalize_name(n) for e in glossary.entries for n in e.names}
-    if normalize_name(term) in names:
-        return False
-    return bool(unknown_words(term, glossary, english_guard=False))

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from assistant.corpus.glossary import Glossary
 from assistant.parsing.text import words
-from assistant.routing.router import Signals, unknown_term, unknown_words
+from assistant.routing.router import Signals
+from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
 COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
@@ -49,24 +49,26 @@ def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
 
 
 def _covered(
-    named: list[str], retrieval: Retrieval, sig: Signals, glossary: Glossary, q: str
+    named: list[str], retrieval: Retrieval, sig: Signals, vocabulary: Vocabulary, q: str
 ) -> bool:
     if named:
         return True
-    if sig.defined_term and unknown_term(sig.defined_term, glossary):
+    if sig.defined_term and vocabulary.unknown_term(sig.defined_term):
         return False
     best = max(retrieval.dense.values(), default=0.0)
     bm25 = max(retrieval.bm25.values(), default=0.0)
-    if any(c.isascii() and c.isalpha() for c in "".join(unknown_words(q, glossary))):
+    if any(c.isascii() and c.isalpha() for c in "".join(vocabulary.unknown_words(q))):
         return best >= COS_SURE  # an unknown Latin term (SLURM, TPU) needs strong evidence
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
-def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Glossary) -> Scope:
+def decide_scope(
+    question: str, sig: Signals, retrieval: Retrieval, vocabulary: Vocabulary
+) -> Scope:
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
-    if not _covered(named, retrieval, sig, glossary, question):
+    if not _covered(named, retrieval, sig, vocabulary, question):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:

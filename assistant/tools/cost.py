@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog, Prices
 from assistant.errors import ToolInputError
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, GpuName
@@ -69,7 +69,7 @@ class CostInput(ToolInput):
         return (self.duration or 0.0) * per[self.duration_unit]
 
 
-def _hourly(inp: CostInput) -> tuple[float | None, str, list[str]]:
+def _hourly(inp: CostInput, catalog: Catalog) -> tuple[float | None, str, list[str]]:
     """Price per GPU-hour, the Russian explanation, and assumptions.
 
     A price for all GPUs (price_scope="total", e.g. a whole 8-GPU server) is split per GPU first.
@@ -102,10 +102,10 @@ def _hourly(inp: CostInput) -> tuple[float | None, str, list[str]]:
             [],
         )
     if inp.gpu is not None:
-        ex = catalog.prices().example_month(inp.gpu)
+        ex = catalog.prices.example_month(inp.gpu)
         if ex is not None:
             h = ex.price_month_usd / inp.hours_per_month
-            name = catalog.gpus()[inp.gpu].name
+            name = catalog.gpus[inp.gpu].name
             return (
                 h,
                 (
@@ -117,21 +117,21 @@ def _hourly(inp: CostInput) -> tuple[float | None, str, list[str]]:
     return None, "", []
 
 
-def egress_tb(gpus: int) -> float:
-    e = catalog.prices().egress
+def egress_tb(gpus: int, prices: Prices) -> float:
+    e = prices.egress
     if gpus % 8 == 0:
         return e.server_8gpu_tb_month * gpus / 8
     return e.single_gpu_tb_month * gpus
 
 
-def _egress_text(gpus: int) -> str:
-    e = catalog.prices().egress
+def _egress_text(gpus: int, prices: Prices) -> str:
+    e = prices.egress
     plan = "8-GPU-сервере" if gpus % 8 == 0 else "тарифе с одним GPU"
     per_plan = e.server_8gpu_tb_month if gpus % 8 == 0 else e.single_gpu_tb_month
     s = f"Исходящий трафик: {num(per_plan)}"
     s += f"{NBSP}ТБ в месяц включено на {plan}"
     if gpus not in (1, 8):
-        s += f" (всего около {num(egress_tb(gpus))}{NBSP}ТБ на {gpus} GPU)"
+        s += f" (всего около {num(egress_tb(gpus, prices))}{NBSP}ТБ на {gpus} GPU)"
     return s + ", без платы за исходящий трафик, при добросовестном использовании."
 
 
@@ -141,9 +141,9 @@ def _duration_text(inp: CostInput) -> str:
     return f"{num(d)}{NBSP}{word}"
 
 
-def compute(inp: CostInput) -> Computation:
+def compute(inp: CostInput, catalog: Catalog) -> Computation:
     hpm = inp.hours_per_month
-    hourly, price_text, assumed = _hourly(inp)
+    hourly, price_text, assumed = _hourly(inp, catalog)
     values: dict[str, Any] = {"hours_per_month": hpm, "gpus": inp.gpus}
     parts = [price_text] if price_text else []
     if hourly is not None:
@@ -165,10 +165,10 @@ def compute(inp: CostInput) -> Computation:
                 f"По {usd(hourly)} за GPU-час это обойдётся примерно в {usd(cost)} "
                 f"({gh} × {usd(hourly)})."
             )
-    values["egress_tb_included"] = egress_tb(inp.gpus)
+    values["egress_tb_included"] = egress_tb(inp.gpus, catalog.prices)
     values["egress_fee"] = 0
     if inp.egress or not parts:
-        parts.append(_egress_text(inp.gpus))
+        parts.append(_egress_text(inp.gpus, catalog.prices))
     if hourly is not None or inp.duration_unit in ("months", "years"):
         parts.append(f"Месяц считаем как {num(hpm)}{NBSP}часов — среднее число часов в месяце.")
     assumed = [

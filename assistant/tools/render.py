@@ -1,6 +1,6 @@
 """NumericOutcome / ToolResult → Russian answer text and compact CLI output.
 
-answer_text(outcome) -> str   summary sentences + «Допущения: …» + «Расчёт: …», or, when a
+answer_text(outcome, catalog) -> str   summary sentences + «Допущения: …» + «Расчёт: …», or, when a
                               parameter is missing, the side-by-side figures and one question.
 """
 
@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from assistant.corpus.catalog import Catalog
+from assistant.tools.base import ToolResult
+from assistant.tools.memory import range_text
 from assistant.tools.units import PRECISION_LABEL, gb_text
 
-if TYPE_CHECKING:
-    from assistant.tools.base import ToolResult
+if TYPE_CHECKING:  # solve.py renders its outcome with this module
     from assistant.tools.solve import NumericOutcome
 
 TOOL_RU = {
@@ -35,12 +37,8 @@ def _short(r: ToolResult) -> str:
     label = PRECISION_LABEL.get(str(r.inputs.get("precision")), "")
     if r.tool == "vram_inference":
         w, lo, hi = float(v["weights_gb"]), float(v["total_low_gb"]), float(v["total_high_gb"])
-        from assistant.tools.memory import range_text
-
         return f"{label} — около {gb_text(w)} под веса ({range_text(lo, hi, False)} с запасом)"
     lo, hi = float(v["need_low_gb"]), float(v["need_high_gb"])
-    from assistant.tools.memory import range_text
-
     text = f"{label} — около {range_text(lo, hi, False)}"
     if "verdict" in v:
         text += {"fits": ", поместится", "tight": ", впритык", "no": ", не поместится"}[
@@ -49,25 +47,20 @@ def _short(r: ToolResult) -> str:
     return text
 
 
-def side_by_side(outcome: NumericOutcome) -> str:
+def side_by_side(outcome: NumericOutcome, catalog: Catalog) -> str:
     args = outcome.arguments
-    who = args.get("model")
-    if who:
-        from assistant.corpus import catalog
-
-        who = catalog.models()[who].name
-    else:
-        who = f"{args.get('params_b')}B".replace(".", ",")
+    model = args.get("model")
+    who = catalog.models[model].name if model else f"{args.get('params_b')}B".replace(".", ",")
     parts = ", ".join(_short(r) for r in outcome.results)
     return f"Для {who}: {parts}. {outcome.clarify_question}"
 
 
-def answer_text(outcome: NumericOutcome) -> str:
+def answer_text(outcome: NumericOutcome, catalog: Catalog) -> str:
     if not outcome.is_numeric:
         return ""
     if outcome.missing:
         if outcome.results:
-            return side_by_side(outcome)
+            return side_by_side(outcome, catalog)
         return outcome.clarify_question or ""
     return "\n\n".join(
         result_text(r, outcome.notes_ru if i == 0 else None) for i, r in enumerate(outcome.results)

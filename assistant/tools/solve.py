@@ -2,14 +2,14 @@
 
 Interface (stable; the answer engine is built against it):
 
-    outcome = solve("сколько памяти нужно 70B в BF16")
+    outcome = solve("сколько памяти нужно 70B в BF16", None, catalog)
     outcome.is_numeric        True when the question asks for a calculation
     outcome.tool              "vram_inference" | "vram_training" | "gpu_fit" | "gpu_cost" | None
     outcome.arguments         tool arguments (explicit + carried; tool defaults are not included)
     outcome.missing           e.g. ["precision"]; then `clarify_question` is one Russian question
     outcome.defaults          names of tool inputs that were defaulted (from the first result)
     outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
-    outcome.params            carry into the next turn: solve("а в FP8?", carried=outcome.params)
+    outcome.params            carry into the next turn: solve("а в FP8?", outcome.params, catalog)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
@@ -30,10 +30,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog
 from assistant.parsing.extract import Extraction, bare_context, extract
 from assistant.tools.base import ToolResult
 from assistant.tools.registry import get_tool
+from assistant.tools.render import answer_text
 from assistant.tools.slugs import related_slugs
 
 SIZE = ("model", "params_b")
@@ -152,7 +153,7 @@ def arguments_for(tool: str, merged: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in merged.items() if k in fields}
 
 
-def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]:
+def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Catalog) -> list[str]:
     out: list[str] = []
     sized = tool in ("vram_inference", "gpu_fit", "vram_training")
     if sized and not _has(args, *SIZE, "required_gb"):
@@ -160,7 +161,7 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]
     if tool == "gpu_fit" and "gpus" in args and "gpu" not in args:
         out.append("gpu")
     if tool == "gpu_cost" and not _has(args, "price_month", "price_hour"):
-        example = args.get("gpu") and catalog.prices().example_month(args["gpu"])
+        example = args.get("gpu") and catalog.prices.example_month(args["gpu"])
         if not example and (price_asked or not _has(args, "duration", "egress")):
             out.append("price")
     if (
@@ -172,9 +173,9 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]
     return out
 
 
-def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
+def solve(text: str, carried: dict[str, Any] | None, catalog: Catalog) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = extract(text)
+    ex = extract(text, catalog)
     prev = carried.get("tool")
     if (
         prev in MEMORY_TOOLS
@@ -193,9 +194,9 @@ def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
         tool = "gpu_fit"
     args = arguments_for(tool, merged)
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
-    missing = missing_for(tool, args, price_asked)
+    missing = missing_for(tool, args, price_asked, catalog)
     params = {**merged, "tool": tool, **({"price_asked": True} if price_asked else {})}
-    results = _results(tool, args, missing, ex)
+    results = _results(tool, args, missing, ex, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
         tool=tool,
@@ -205,24 +206,22 @@ def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
         defaults=results[0].defaults if results else [],
         results=results,
         params=params,
-        related_slugs=related_slugs(tool, args),
+        related_slugs=related_slugs(tool, args, catalog),
         notes_ru=ex.notes,
     )
-    from assistant.tools.render import answer_text
-
-    outcome.answer_ru = answer_text(outcome)
+    outcome.answer_ru = answer_text(outcome, catalog)
     return outcome
 
 
 def _results(
-    tool: str, args: dict[str, Any], missing: list[str], ex: Extraction
+    tool: str, args: dict[str, Any], missing: list[str], ex: Extraction, catalog: Catalog
 ) -> list[ToolResult]:
     t = get_tool(tool)
     if missing == ["precision"]:
-        return [t.run({**args, "precision": p}) for p in SIDE_BY_SIDE]
+        return [t.run({**args, "precision": p}, catalog) for p in SIDE_BY_SIDE]
     if missing:
         return []
     more = ex.params.get("compare_precisions") or []
     if "precision" in t.input_model.model_fields and len(more) > 1:
-        return [t.run({**args, "precision": p}) for p in more]
-    return [t.run(args)]
+        return [t.run({**args, "precision": p}, catalog) for p in more]
+    return [t.run(args, catalog)]

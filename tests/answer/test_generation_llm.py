@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.corpus.catalog import load_catalog
 from assistant.engine import Engine
 from assistant.llm.client import ChatClient
 from assistant.pipeline import Pipeline
@@ -27,7 +28,8 @@ def _pipeline(settings: Settings, retriever, base_url: str) -> Pipeline:  # type
         update={"llm_base_url": base_url, "llm_model": "test", "llm_timeout_s": 2.0}
     )
     llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
-    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm), s)
+    catalog = load_catalog(s.corpus_dir)
+    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
 
 
 @pytest.fixture()

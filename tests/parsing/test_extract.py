@@ -6,8 +6,17 @@ from typing import Any
 
 import pytest
 
-from assistant.parsing.extract import extract
+from assistant.corpus.catalog import load_catalog
+from assistant.parsing.extract import Extraction
+from assistant.parsing.extract import extract as extract_with
 from assistant.parsing.numbers import normalise
+from assistant.settings import ROOT
+
+CATALOG = load_catalog(ROOT / "corpus")
+
+
+def extract(text: str) -> Extraction:
+    return extract_with(text, CATALOG)
 
 
 @pytest.mark.parametrize(

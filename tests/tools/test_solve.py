@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant.tools.solve import solve
+from assistant.corpus.catalog import load_catalog
+from assistant.settings import ROOT
+from assistant.tools.toolbox import Toolbox
+
+solve = Toolbox(load_catalog(ROOT / "corpus")).solve
 
 TERM_SLUGS = {
     line.split("\t")[1]

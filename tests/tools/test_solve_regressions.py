@@ -21,7 +21,11 @@ from typing import Any
 
 import pytest
 
-from assistant.tools.solve import solve
+from assistant.corpus.catalog import load_catalog
+from assistant.settings import ROOT
+from assistant.tools.toolbox import Toolbox
+
+solve = Toolbox(load_catalog(ROOT / "corpus")).solve
 
 KV_FIRST = "сколько памяти под kv-кэш для Llama 3 8B с контекстом 8k"
 KV_FIRST_BF16 = "сколько нужно памяти под KV-кэш для llama 3 8b при контексте 8k в BF16"
