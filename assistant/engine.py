@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from assistant.answer.compose import Picked, SentenceBank, pick
-from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
 from assistant.corpus.catalog import Catalog
 from assistant.parsing.text import words
@@ -16,7 +16,7 @@ from assistant.routing.scope import Scope, decide_scope
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
-from assistant.search.retrieval import HybridRetriever, Retrieval
+from assistant.search.retrieval import Retrieval, Retriever
 from assistant.settings import Settings
 from assistant.tools.toolbox import Toolbox
 
@@ -29,9 +29,9 @@ class Engine:
     def __init__(
         self,
         settings: Settings,
-        retriever: HybridRetriever,
+        retriever: Retriever,
         embedded: EmbeddedGenerator,
-        llm: VLLMGenerator | None = None,
+        llm: LLMGenerator | None = None,
         *,
         catalog: Catalog,
     ) -> None:
@@ -76,12 +76,10 @@ class Engine:
         self, outcome: Any, message: str, history: list[Turn], carried: dict[str, Any]
     ) -> Any:
         """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
-        if self.llm is None or not self.llm.client.available:
+        if self.llm is None or not self.llm.available:
             return None
-        from assistant.llm.assist import fill_arguments
-
         tool = self.tools.get(outcome.tool).openai()
-        filled = fill_arguments(self.llm.client, self.settings.prompts_dir, tool, message, history)
+        filled = self.llm.fill_arguments(tool, message, history)
         if not filled:
             return None
         retry = self.tools.solve(message, {**carried, **outcome.params, **filled})
@@ -92,10 +90,8 @@ class Engine:
         prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
         if prev is None or not sig.follow_up:
             return message
-        if self.llm is not None and self.llm.client.available:
-            from assistant.llm.assist import condense
-
-            rewritten = condense(self.llm.client, self.settings.prompts_dir, message, history)
+        if self.llm is not None and self.llm.available:
+            rewritten = self.llm.condense(message, history)
             if rewritten:
                 return rewritten
         own = self.retriever.aliases.match(message)
@@ -297,10 +293,7 @@ class Engine:
         )
 
     def ready(self) -> dict[str, Any]:
-        if self.llm is None:
-            llm = "disabled"
-        else:
-            llm = "ok" if self.llm.client.available and self.llm.client.health() else "down"
+        llm = "disabled" if self.llm is None else "ok" if self.llm.healthy() else "down"
         generator = "vllm" if llm == "ok" else "embedded"
         return {
             "index": self.retriever.index.vectors.ntotal > 0,

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 
 from assistant.answer import grounding
-from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import AssistantError, LLMUnavailableError
@@ -30,7 +30,7 @@ class Guard:
         glossary: Glossary,
         catalog: Catalog,
         embedded: EmbeddedGenerator,
-        llm: VLLMGenerator | None,
+        llm: LLMGenerator | None,
     ) -> None:
         self.settings = settings
         self.embedded = embedded
@@ -58,28 +58,29 @@ class Guard:
     def _generate(
         self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
     ) -> tuple[str, list[Citation], str]:
-        if self.llm is not None and self.llm.handles(ctx):
+        llm = self.llm if self.llm is not None and ctx.route in self.llm.routes else None
+        if llm is not None and llm.available:
             for _attempt in range(2):  # one regeneration, then the embedded answer
                 try:
-                    draft = self.llm.generate(ctx)
+                    draft = llm.generate(ctx)
                 except LLMUnavailableError as e:
                     meta.fallback_reason = f"llm_unavailable: {e.user_message}"
                     break
                 except AssistantError as e:
                     meta.fallback_reason = f"llm_error: {type(e).__name__}"
                     break
-                text, citations, problems = self._verify_llm(draft, ctx, sources)
+                text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
                 if not problems:
-                    return text, citations, self.llm.name
+                    return text, citations, llm.name
                 meta.grounding_violations += len(problems)
                 meta.fallback_reason = "grounding: " + "; ".join(problems[:3])
                 log.info("LLM draft rejected: %s", problems)
-        elif self.llm is not None and ctx.route in VLLMGenerator.ROUTES:
+        elif llm is not None:
             meta.fallback_reason = "llm_unavailable: circuit open"
         return self._embedded(ctx, meta, sources)
 
     def _verify_llm(
-        self, draft: str, ctx: AnswerContext, sources: grounding.Sources
+        self, draft: str, llm: LLMGenerator, ctx: AnswerContext, sources: grounding.Sources
     ) -> tuple[str, list[Citation], list[str]]:
         text, used = renumber(draft, len(ctx.entries))
         citations = [self.citation(ctx.entries[i]) for i in used]
@@ -90,7 +91,7 @@ class Guard:
             problems.append("нет ссылок на источники")
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
             problems.append("текст не опирается на источники")
-        if self.llm is not None and grounding.echoes(text, self.llm.instructions):
+        if grounding.echoes(text, llm.instructions):
             problems.append("черновик повторяет служебные инструкции")
         problems += [
             f"ссылка не из источников: {u}" for u in grounding.foreign_links(text, sources)

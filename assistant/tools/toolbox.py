@@ -1,9 +1,11 @@
 """Catalogue → Toolbox: the calculators bound to one corpus, for the engine, CLI, API and eval.
 
-toolbox = Toolbox(load_catalog(settings.corpus_dir))
-toolbox.run("vram_inference", {"params_b": 70, "precision": "fp8"}) -> ToolResult
-toolbox.solve("сколько памяти нужно 70B в FP8", carried) -> NumericOutcome
-toolbox.openai() -> the tools' JSON schemas for an LLM (they do not depend on the corpus)
+    toolbox = Toolbox(load_catalog(settings.corpus_dir))
+    toolbox.run("vram_inference", {"params_b": 70, "precision": "fp8"}) -> ToolResult
+    toolbox.solve("сколько памяти нужно 70B в FP8", carried) -> NumericOutcome
+    toolbox.get(name).openai() -> the tool's JSON schema for an LLM (independent of the corpus)
+
+The tool definitions themselves live in tools/registry.py.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from assistant.corpus.catalog import Catalog
 from assistant.tools.base import Tool, ToolResult
-from assistant.tools.registry import all_tools, get_tool, openai_tools
+from assistant.tools.registry import get_tool
 from assistant.tools.solve import NumericOutcome, solve
 
 
@@ -21,9 +23,6 @@ class Toolbox:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-
-    def tools(self) -> list[Tool]:
-        return all_tools()
 
     def get(self, name: str) -> Tool:
         """The tool's definition (unknown name → ToolInputError)."""
@@ -36,6 +35,3 @@ class Toolbox:
     def solve(self, text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
         """A free-text question (+ the previous turn's params) → the calculation it asks for."""
         return solve(text, carried, self.catalog)
-
-    def openai(self) -> list[dict[str, Any]]:
-        return openai_tools()
