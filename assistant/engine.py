@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from assistant.answer.compose import Picked, SentenceBank, pick
@@ -18,11 +18,34 @@ from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
 from assistant.search.retrieval import Retrieval, Retriever
 from assistant.settings import Settings
+from assistant.tools.solve import NumericOutcome
 from assistant.tools.toolbox import Toolbox
 
 log = logging.getLogger(__name__)
-REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
 SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer
+
+
+@dataclass(frozen=True)
+class Request:
+    """One message on its way through the engine, with what the routes read from it."""
+
+    message: str
+    history: list[Turn]
+    carried: dict[str, Any]  # the previous answer's numeric parameters
+    signals: Signals
+
+    def searched(self, question: str, retrieval: Retrieval, scope: Scope) -> Searched:
+        mine = {f.name: getattr(self, f.name) for f in fields(Request)}
+        return Searched(**mine, question=question, retrieval=retrieval, scope=scope)
+
+
+@dataclass(frozen=True)
+class Searched(Request):
+    """A request the glossary was searched for: the question asked, the evidence, the scope."""
+
+    question: str  # self-contained (a follow-up is condensed)
+    retrieval: Retrieval
+    scope: Scope
 
 
 class Engine:
@@ -49,49 +72,56 @@ class Engine:
     # -- routing ---------------------------------------------------------------------------
 
     def answer(self, message: str, history: list[Turn]) -> Answer:
-        sig = signals(message)
-        carried = _carried(history)
+        req = Request(message, history, _carried(history), signals(message))
+        sig = req.signals
         if sig.injection:
-            return self._fixed("injection", message, carried, refused=True)
+            return self._fixed("injection", req, refused=True)
         if sig.greeting:
-            return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
+            return self._fixed("greeting", req, thanks=_is_thanks(message))
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
-            return self._fixed("out_of_scope", message, carried, refused=True)
-        outcome = self.tools.solve(message, carried)
-        if outcome.is_numeric and outcome.missing and outcome.tool:
-            outcome = self._fill_with_llm(outcome, message, history, carried) or outcome
+            return self._fixed("out_of_scope", req, refused=True)
+        outcome = self._calculate(req)
         args = outcome.arguments
-        if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(carried)):
-            return self._numeric(message, history, outcome)
-        question = self.condense(message, history, sig)
-        retrieval = self.retriever.retrieve(question, k=6)
-        if sig.counterpart:
-            retrieval = self._without_subject(retrieval, message, history)
-        scope = decide_scope(question, sig, retrieval, self.vocabulary)
-        if not scope.in_scope:
-            return self._outside(message, question, sig, retrieval, scope, carried)
-        return self._explain(message, question, history, sig, retrieval, scope, carried)
+        if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(req.carried)):
+            return self._numeric(req, outcome)
+        searched = self._search(req)
+        if not searched.scope.in_scope:
+            return self._outside(searched)
+        return self._explain(searched)
 
-    def _fill_with_llm(
-        self, outcome: Any, message: str, history: list[Turn], carried: dict[str, Any]
-    ) -> Any:
+    def _calculate(self, req: Request) -> NumericOutcome:
+        outcome = self.tools.solve(req.message, req.carried)
+        if outcome.is_numeric and outcome.missing and outcome.tool:
+            return self._fill_with_llm(outcome, req) or outcome
+        return outcome
+
+    def _fill_with_llm(self, outcome: NumericOutcome, req: Request) -> NumericOutcome | None:
         """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
-        if self.llm is None or not self.llm.available:
+        if self.llm is None or not self.llm.available or outcome.tool is None:
             return None
         tool = self.tools.get(outcome.tool).openai()
-        filled = self.llm.fill_arguments(tool, message, history)
+        filled = self.llm.fill_arguments(tool, req.message, req.history)
         if not filled:
             return None
-        retry = self.tools.solve(message, {**carried, **outcome.params, **filled})
+        retry = self.tools.solve(req.message, {**req.carried, **outcome.params, **filled})
         return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
 
-    def condense(self, message: str, history: list[Turn], sig: Signals) -> str:
+    def _search(self, req: Request) -> Searched:
+        question = self.condense(req)
+        retrieval = self.retriever.retrieve(question, k=6)
+        if req.signals.counterpart:
+            retrieval = self._without_subject(retrieval, req)
+        scope = decide_scope(question, req.signals, retrieval, self.vocabulary)
+        return req.searched(question, retrieval, scope)
+
+    def condense(self, req: Request) -> str:
         """Make a follow-up self-contained: the LLM (JSON schema) if healthy, else the topic."""
-        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        message, sig = req.message, req.signals
+        prev = _previous_topic(req.history)
         if prev is None or not sig.follow_up:
             return message
         if self.llm is not None and self.llm.available:
-            rewritten = self.llm.condense(message, history)
+            rewritten = self.llm.condense(message, req.history)
             if rewritten:
                 return rewritten
         own = self.retriever.aliases.match(message)
@@ -105,16 +135,14 @@ class Engine:
             return f"{message} ({topic[0].title}: {split_sentences(topic[0].text)[0]})"
         return f"{message} ({topic[0].title})"
 
-    def _without_subject(
-        self, retrieval: Retrieval, message: str, history: list[Turn]
-    ) -> Retrieval:
+    def _without_subject(self, retrieval: Retrieval, req: Request) -> Retrieval:
         """«Аналог NVLink у AMD»: lead with the counterpart, keep the subject as support.
 
         The subject stays cited because its own text often names the counterpart
         («аналог у AMD — RCCL») even when the counterpart has no entry of its own.
         """
-        subject = set(self.retriever.aliases.match(message))
-        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        subject = set(self.retriever.aliases.match(req.message))
+        prev = _previous_topic(req.history)
         if prev is not None and not subject:
             subject = set(prev.slugs[:1])
         others = [h for h in retrieval.hits if h.slug not in subject]
@@ -127,77 +155,64 @@ class Engine:
 
     # -- routes ----------------------------------------------------------------------------
 
-    def _fixed(self, route: Route, message: str, carried: dict[str, Any], **kw: Any) -> Answer:
-        ctx = AnswerContext(
-            route=route, message=message, question=message, thanks=kw.get("thanks", False)
-        )
-        meta = AnswerMeta(question=message, params=carried, confidence="high")
-        text = self.embedded.generate(ctx)
+    def _fixed(
+        self, route: Route, req: Request, *, refused: bool = False, thanks: bool = False
+    ) -> Answer:
+        ctx = AnswerContext(route=route, message=req.message, question=req.message, thanks=thanks)
+        meta = AnswerMeta(question=req.message, params=req.carried, confidence="high")
         return Answer(
-            answer=text,
-            refused=kw.get("refused", False),
+            answer=self.embedded.generate(ctx),
+            refused=refused,
             route=route,
             generator="embedded",
             meta=meta,
         )
 
-    def _outside(
-        self,
-        message: str,
-        question: str,
-        sig: Signals,
-        retrieval: Retrieval,
-        scope: Scope,
-        carried: dict[str, Any],
-    ) -> Answer:
+    def _outside(self, req: Searched) -> Answer:
+        scope = req.scope
         route: Route = "not_found" if scope.near_domain else "out_of_scope"
         nearest = (
-            tuple(self.entries[h.slug] for h in retrieval.hits[:2]) if scope.near_domain else ()
+            tuple(self.entries[h.slug] for h in req.retrieval.hits[:2]) if scope.near_domain else ()
         )
-        term = (
-            sig.defined_term
-            if sig.defined_term and self.vocabulary.unknown_term(sig.defined_term)
-            else ""
-        )
+        term = req.signals.defined_term
+        if term and not self.vocabulary.unknown_term(term):
+            term = ""
         ctx = AnswerContext(
-            route=route, message=message, question=question, entries=nearest, defined_term=term
+            route=route,
+            message=req.message,
+            question=req.question,
+            entries=nearest,
+            defined_term=term,
         )
         meta = AnswerMeta(
-            question=question,
-            params=carried,
+            question=req.question,
+            params=req.carried,
             slugs=[e.slug for e in nearest],
             confidence="low",
             handoff=True,
         )
         return self._finish(ctx, meta, refused=True)
 
-    def _explain(
-        self,
-        message: str,
-        question: str,
-        history: list[Turn],
-        sig: Signals,
-        retrieval: Retrieval,
-        scope: Scope,
-        carried: dict[str, Any],
-    ) -> Answer:
-        slugs = scope.slugs
-        route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
-        if route == "term" and not (sig.defined_term and slugs[0] in retrieval.alias):
+    def _explain(self, req: Searched) -> Answer:
+        slugs, retrieval, question = req.scope.slugs, req.retrieval, req.question
+        route: Route = "comparison" if len(slugs) > 1 and req.scope.comparison else "term"
+        if route == "term" and not (req.signals.defined_term and slugs[0] in retrieval.alias):
             slugs = self._supporting(slugs, retrieval, question)  # «что такое NVLink» stays focused
-        seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
+        seen = {s for t in req.history[-2:] if t.role == "assistant" for s in t.slugs}
         picked = self._pick(slugs, retrieval, question, comparison=route == "comparison", seen=seen)
-        entries = tuple(p.entry for p in picked)
         ctx = AnswerContext(
             route=route,
-            message=message,
+            message=req.message,
             question=question,
-            history=history,
-            entries=entries,
+            history=req.history,
+            entries=tuple(p.entry for p in picked),
             picked=picked,
         )
         meta = AnswerMeta(
-            question=question, params=carried, slugs=list(slugs), confidence=scope.confidence
+            question=question,
+            params=req.carried,
+            slugs=list(slugs),
+            confidence=req.scope.confidence,
         )
         meta.evidence = [_evidence(p) for p in picked]
         return self._finish(ctx, meta)
@@ -248,7 +263,7 @@ class Engine:
             out.append(Picked(entry, n, tuple(sents)))
         return tuple(p for p in out if p.sentences)
 
-    def _numeric(self, message: str, history: list[Turn], outcome: Any) -> Answer:
+    def _numeric(self, req: Request, outcome: NumericOutcome) -> Answer:
         route: Route = "clarify" if outcome.missing else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
         calls = [
@@ -257,14 +272,14 @@ class Engine:
         ]
         ctx = AnswerContext(
             route=route,
-            message=message,
-            question=message,
-            history=history,
+            message=req.message,
+            question=req.message,
+            history=req.history,
             entries=sources,
             outcome=outcome,
         )
         meta = AnswerMeta(
-            question=message,
+            question=req.message,
             params=outcome.params,
             slugs=[e.slug for e in sources],
             confidence="high",
@@ -308,6 +323,11 @@ _PRONOUNS = frozenset(
         "этого этой этим тот та там тут it its this that"
     ).split()
 )
+
+
+def _previous_topic(history: list[Turn]) -> Turn | None:
+    """The last answer that cited entries: what a follow-up refers back to."""
+    return next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
 
 
 def _carried(history: list[Turn]) -> dict[str, Any]:

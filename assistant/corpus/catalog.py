@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assistant.errors import CorpusError, CorpusProblem
@@ -91,8 +92,6 @@ class Prices(BaseModel):
 
 
 def _read_yaml(path: Path) -> Any:
-    import yaml
-
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -6,6 +6,7 @@ result stands (a base model or a broken server can never make an answer worse).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
@@ -42,8 +43,6 @@ def condense(
         reply = client.complete(
             [{"role": "user", "content": prompt}], response_format=CONDENSE_SCHEMA, max_tokens=80
         )
-        import json
-
         question = str(json.loads(reply.text)["question"]).strip()
     except (AssistantError, ValueError, KeyError, TypeError) as e:
         log.info("LLM condensation unusable: %s", e)
