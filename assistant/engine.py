@@ -10,8 +10,9 @@ from assistant.answer.compose import Picked, SentenceBank, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
 from assistant.corpus.catalog import Catalog
-from assistant.parsing.text import words
-from assistant.routing.router import Signals, signals, wants_calculation
+from assistant.parsing.message import ParsedMessage, Reader
+from assistant.parsing.text import Tokens, tokenize
+from assistant.routing.router import wants_calculation
 from assistant.routing.scope import Scope, decide_scope
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
@@ -27,14 +28,17 @@ SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins
 
 @dataclass(frozen=True)
 class Request:
-    """One message on its way through the engine, with what the routes read from it."""
+    """One message on its way through the engine: read once, with the conversation so far."""
 
-    message: str
+    message: ParsedMessage
     history: list[Turn]
     carried: dict[str, Any]  # the previous answer's numeric parameters
-    signals: Signals
 
-    def searched(self, question: str, retrieval: Retrieval, scope: Scope) -> Searched:
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+    def searched(self, question: Tokens, retrieval: Retrieval, scope: Scope) -> Searched:
         mine = {f.name: getattr(self, f.name) for f in fields(Request)}
         return Searched(**mine, question=question, retrieval=retrieval, scope=scope)
 
@@ -43,7 +47,7 @@ class Request:
 class Searched(Request):
     """A request the glossary was searched for: the question asked, the evidence, the scope."""
 
-    question: str  # self-contained (a follow-up is condensed)
+    question: Tokens  # self-contained (a follow-up is condensed), read
     retrieval: Retrieval
     scope: Scope
 
@@ -65,6 +69,7 @@ class Engine:
         self.bank = SentenceBank(self.glossary.entries, retriever.index)
         self.tools = Toolbox(catalog)
         self.vocabulary = Vocabulary(self.glossary, catalog)
+        self.reader = Reader(catalog, terms=retriever.aliases)
         self.embedded = embedded
         self.llm = llm
         self.guard = Guard(settings, self.glossary, catalog, embedded, llm)
@@ -72,17 +77,17 @@ class Engine:
     # -- routing ---------------------------------------------------------------------------
 
     def answer(self, message: str, history: list[Turn]) -> Answer:
-        req = Request(message, history, _carried(history), signals(message))
-        sig = req.signals
+        req = Request(self.reader.read(message), history, _carried(history))
+        sig = req.message.signals
         if sig.injection:
             return self._fixed("injection", req, refused=True)
         if sig.greeting:
-            return self._fixed("greeting", req, thanks=_is_thanks(message))
+            return self._fixed("greeting", req, thanks=sig.thanks)
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
             return self._fixed("out_of_scope", req, refused=True)
         outcome = self._calculate(req)
-        args = outcome.arguments
-        if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(req.carried)):
+        args, carried = outcome.arguments, bool(req.carried)
+        if wants_calculation(req.message, outcome.is_numeric, outcome.missing, args, carried):
             return self._numeric(req, outcome)
         searched = self._search(req)
         if not searched.scope.in_scope:
@@ -107,25 +112,26 @@ class Engine:
         return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
 
     def _search(self, req: Request) -> Searched:
-        question = self.condense(req)
-        retrieval = self.retriever.retrieve(question, k=6)
-        if req.signals.counterpart:
+        text = self.condense(req)
+        question = req.message.tokens if text == req.text else tokenize(text)
+        retrieval = self.retriever.retrieve(text, k=6)
+        if req.message.signals.counterpart:
             retrieval = self._without_subject(retrieval, req)
-        scope = decide_scope(question, req.signals, retrieval, self.vocabulary)
+        scope = decide_scope(req.message, question, retrieval, self.vocabulary)
         return req.searched(question, retrieval, scope)
 
     def condense(self, req: Request) -> str:
         """Make a follow-up self-contained: the LLM (JSON schema) if healthy, else the topic."""
-        message, sig = req.message, req.signals
+        message, sig = req.text, req.message.signals
         prev = _previous_topic(req.history)
         if prev is None or not sig.follow_up:
             return message
         if self.llm is not None and self.llm.available:
-            rewritten = self.llm.condense(message, req.history)
+            rewritten = self.llm.condense(req.message, req.history)
             if rewritten:
                 return rewritten
-        own = self.retriever.aliases.match(message)
-        pronoun = any(w in _PRONOUNS for w in words(message))
+        own = req.message.terms
+        pronoun = any(w in _PRONOUNS for w in req.message.words)
         if own and not (pronoun or sig.comparison_cue):
             return message
         topic = [self.entries[s] for s in prev.slugs[:1] if s in self.entries]
@@ -141,7 +147,7 @@ class Engine:
         The subject stays cited because its own text often names the counterpart
         («аналог у AMD — RCCL») even when the counterpart has no entry of its own.
         """
-        subject = set(self.retriever.aliases.match(req.message))
+        subject = set(req.message.terms)
         prev = _previous_topic(req.history)
         if prev is not None and not subject:
             subject = set(prev.slugs[:1])
@@ -158,8 +164,8 @@ class Engine:
     def _fixed(
         self, route: Route, req: Request, *, refused: bool = False, thanks: bool = False
     ) -> Answer:
-        ctx = AnswerContext(route=route, message=req.message, question=req.message, thanks=thanks)
-        meta = AnswerMeta(question=req.message, params=req.carried, confidence="high")
+        ctx = AnswerContext(route=route, message=req.text, question=req.text, thanks=thanks)
+        meta = AnswerMeta(question=req.text, params=req.carried, confidence="high")
         return Answer(
             answer=self.embedded.generate(ctx),
             refused=refused,
@@ -174,18 +180,16 @@ class Engine:
         nearest = (
             tuple(self.entries[h.slug] for h in req.retrieval.hits[:2]) if scope.near_domain else ()
         )
-        term = req.signals.defined_term
-        if term and not self.vocabulary.unknown_term(term):
-            term = ""
+        term = req.message.signals.defined_term if scope.unknown_term else ""
         ctx = AnswerContext(
             route=route,
-            message=req.message,
-            question=req.question,
+            message=req.text,
+            question=req.question.text,
             entries=nearest,
             defined_term=term,
         )
         meta = AnswerMeta(
-            question=req.question,
+            question=req.question.text,
             params=req.carried,
             slugs=[e.slug for e in nearest],
             confidence="low",
@@ -194,15 +198,17 @@ class Engine:
         return self._finish(ctx, meta, refused=True)
 
     def _explain(self, req: Searched) -> Answer:
-        slugs, retrieval, question = req.scope.slugs, req.retrieval, req.question
+        slugs, retrieval, question = req.scope.slugs, req.retrieval, req.question.text
         route: Route = "comparison" if len(slugs) > 1 and req.scope.comparison else "term"
-        if route == "term" and not (req.signals.defined_term and slugs[0] in retrieval.alias):
+        if route == "term" and not (
+            req.message.signals.defined_term and slugs[0] in retrieval.alias
+        ):
             slugs = self._supporting(slugs, retrieval, question)  # «что такое NVLink» stays focused
         seen = {s for t in req.history[-2:] if t.role == "assistant" for s in t.slugs}
         picked = self._pick(slugs, retrieval, question, comparison=route == "comparison", seen=seen)
         ctx = AnswerContext(
             route=route,
-            message=req.message,
+            message=req.text,
             question=question,
             history=req.history,
             entries=tuple(p.entry for p in picked),
@@ -272,14 +278,14 @@ class Engine:
         ]
         ctx = AnswerContext(
             route=route,
-            message=req.message,
-            question=req.message,
+            message=req.text,
+            question=req.text,
             history=req.history,
             entries=sources,
             outcome=outcome,
         )
         meta = AnswerMeta(
-            question=req.message,
+            question=req.text,
             params=outcome.params,
             slugs=[e.slug for e in sources],
             confidence="high",
@@ -333,10 +339,6 @@ def _previous_topic(history: list[Turn]) -> Turn | None:
 def _carried(history: list[Turn]) -> dict[str, Any]:
     prev = next((t for t in reversed(history) if t.role == "assistant"), None)
     return dict(prev.params) if prev else {}
-
-
-def _is_thanks(message: str) -> bool:
-    return message.strip().lower().startswith(("спасибо", "благодар", "спс", "thank"))
 
 
 def _evidence(p: Picked) -> Evidence:

@@ -18,6 +18,7 @@ from assistant.answer.prompting import render
 from assistant.corpus.glossary import Entry
 from assistant.llm import assist
 from assistant.llm.client import ChatClient
+from assistant.parsing.message import ParsedMessage
 from assistant.schema import Route, Turn
 from assistant.tools.solve import NumericOutcome
 
@@ -67,12 +68,12 @@ class LLMGenerator(Protocol):
         """A whole draft; raises GenerationError / LLMUnavailableError like the client."""
         ...
 
-    def condense(self, message: str, history: list[Turn]) -> str | None:
+    def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:
         """A self-contained rewrite of a follow-up, or None when unusable."""
         ...
 
     def fill_arguments(
-        self, tool: dict[str, Any], message: str, history: list[Turn]
+        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
     ) -> dict[str, Any]:
         """Calculator arguments the user actually said, read by a forced tool call."""
         ...
@@ -121,11 +122,11 @@ class VLLMGenerator:
     def healthy(self) -> bool:
         return self.client.available and self.client.health()
 
-    def condense(self, message: str, history: list[Turn]) -> str | None:
+    def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:
         return assist.condense(self.client, self.prompts_dir, message, history)
 
     def fill_arguments(
-        self, tool: dict[str, Any], message: str, history: list[Turn]
+        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
     ) -> dict[str, Any]:
         return assist.fill_arguments(self.client, self.prompts_dir, tool, message, history)
 

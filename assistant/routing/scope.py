@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from assistant.parsing.text import words
-from assistant.routing.router import Signals
+from assistant.parsing.message import ParsedMessage
+from assistant.parsing.signals import Signals
+from assistant.parsing.text import Tokens
 from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
@@ -31,15 +32,16 @@ class Scope:
     slugs: list[str] = field(default_factory=list)
     comparison: bool = False
     confidence: Literal["high", "medium", "low"] = "medium"
+    unknown_term: bool = False  # «что такое X» names nothing the glossary mentions (e.g. TPU)
 
 
-def _named(retrieval: Retrieval, sig: Signals, question: str) -> list[str]:
+def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
     """Entries named in the question; a common-word alias («куда») counts only in context."""
     strong = [s for s, v in retrieval.alias.items() if v >= 1.0]
     best = max(retrieval.dense.values(), default=0.0)
     if not strong or sig.domain or best >= COS_MAYBE:
         return _by_rank(strong, retrieval)
-    latin = any(any("a" <= c <= "z" for c in w) for w in words(question))
+    latin = any(any("a" <= c <= "z" for c in w) for w in question.words)
     return _by_rank(strong, retrieval) if latin else []
 
 
@@ -49,11 +51,11 @@ def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
 
 
 def _covered(
-    named: list[str], retrieval: Retrieval, sig: Signals, vocabulary: Vocabulary, q: str
+    named: list[str], retrieval: Retrieval, unknown_term: bool, vocabulary: Vocabulary, q: Tokens
 ) -> bool:
     if named:
         return True
-    if sig.defined_term and vocabulary.unknown_term(sig.defined_term):
+    if unknown_term:
         return False
     best = max(retrieval.dense.values(), default=0.0)
     bm25 = max(retrieval.bm25.values(), default=0.0)
@@ -63,20 +65,27 @@ def _covered(
 
 
 def decide_scope(
-    question: str, sig: Signals, retrieval: Retrieval, vocabulary: Vocabulary
+    message: ParsedMessage, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary
 ) -> Scope:
+    """`question` is the message's own tokens, or the condensed question's for a follow-up."""
+    sig = message.signals
+    unknown = vocabulary.unknown_term(message.term)
     if sig.not_ours or not retrieval.hits:
-        return Scope(in_scope=False, near_domain=False)
+        return Scope(in_scope=False, near_domain=False, unknown_term=unknown)
     named = _named(retrieval, sig, question)
-    if not _covered(named, retrieval, sig, vocabulary, question):
-        return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
+    if not _covered(named, retrieval, unknown, vocabulary, question):
+        near = sig.domain or bool(sig.defined_term)
+        return Scope(in_scope=False, near_domain=near, unknown_term=unknown)
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
-        return Scope(True, slugs=named[:3], comparison=True, confidence="high")
+        return Scope(
+            True, slugs=named[:3], comparison=True, confidence="high", unknown_term=unknown
+        )
     if sig.comparison_cue and len(retrieval.hits) > 1:
         second = retrieval.hits[1]
         if top.score - second.score <= PAIR_MARGIN or second.slug in named:
-            return Scope(True, slugs=[top.slug, second.slug], comparison=True)
+            pair = [top.slug, second.slug]
+            return Scope(True, slugs=pair, comparison=True, unknown_term=unknown)
     best = max(retrieval.dense.values(), default=0.0)
     confidence: Literal["high", "medium", "low"] = (
         "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"
@@ -92,4 +101,4 @@ def decide_scope(
         if hit.slug not in extra:
             extra.append(hit.slug)
     slugs = [top.slug, *extra]
-    return Scope(True, slugs=slugs, confidence=confidence)
+    return Scope(True, slugs=slugs, confidence=confidence, unknown_term=unknown)

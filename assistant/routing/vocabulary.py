@@ -9,7 +9,7 @@ import re
 
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary, normalize_name
-from assistant.parsing.text import STOPWORDS, deletes, lemma, lemmas, words
+from assistant.parsing.text import STOPWORDS, Tokens, deletes, lemmas, words
 
 # Everyday words of the trade that carry no topic of their own: they must not make a question
 # look like it is about an unknown technology.
@@ -52,29 +52,33 @@ class Vocabulary:
             return False
         return word in self.typo_keys or any(d in self.typo_keys for d in deletes(word))
 
-    def unknown_words(self, text: str, *, english_guard: bool = True) -> list[str]:
+    def unknown_words(self, text: Tokens, *, english_guard: bool = True) -> list[str]:
         """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
 
         Latin words within one typo of a glossary word are not unknown; an English sentence
         (mostly Latin words) is judged by retrieval alone.
         """
-        tokens = [w for w in words(text) if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS]
-        latin = [w for w in tokens if re.search(r"[a-z]", w)]
+        tokens = [
+            (w, lem)
+            for w, lem in zip(text.words, text.word_lemmas, strict=True)
+            if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS
+        ]
+        latin = [w for w, _ in tokens if re.search(r"[a-z]", w)]
         if english_guard and len(latin) > max(2, len(tokens) // 2):
             return []
         out = []
-        for w in tokens:
+        for w, lem in tokens:
             if w in latin:
                 if w not in self.words and not self.is_typo_of_known(w):
                     out.append(w)
-            elif lemma(w) not in self.lemmas:
+            elif lem not in self.lemmas:
                 out.append(w)
         return out
 
-    def unknown_term(self, term: str) -> bool:
+    def unknown_term(self, term: Tokens | None) -> bool:
         """True when a «что такое X» term names nothing the glossary mentions (e.g. TPU)."""
-        if not words(term) or len(words(term)) > 3:  # a long phrase is a question, not a term
+        if term is None or not term.words or len(term.words) > 3:  # a long phrase is a question
             return False
-        if normalize_name(term) in self.names:
+        if normalize_name(term.text) in self.names:
             return False
         return bool(self.unknown_words(term, english_guard=False))

@@ -1,15 +1,15 @@
-"""Question text (+ previous turn's params) → NumericOutcome: tool, arguments, missing, results.
+"""Parsed question (+ previous turn's params) → NumericOutcome: tool, arguments, missing, results.
 
-Interface (stable; the answer engine is built against it):
+Interface (stable; the answer engine is built against it; Toolbox.solve also takes plain text):
 
-    outcome = solve("сколько памяти нужно 70B в BF16", None, catalog)
+    outcome = solve(reader.read("сколько памяти нужно 70B в BF16"), None, catalog)
     outcome.is_numeric        True when the question asks for a calculation
     outcome.tool              "vram_inference" | "vram_training" | "gpu_fit" | "gpu_cost" | None
     outcome.arguments         tool arguments (explicit + carried; tool defaults are not included)
     outcome.missing           e.g. ["precision"]; then `clarify_question` is one Russian question
     outcome.defaults          names of tool inputs that were defaulted (from the first result)
     outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
-    outcome.params            carry into the next turn: solve("а в FP8?", outcome.params, catalog)
+    outcome.params            carry into the next turn: solve(read("а в FP8?"), outcome.params, …)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
@@ -25,13 +25,14 @@ server price carried into a follow-up that changes the GPU count is split per GP
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from assistant.corpus.catalog import Catalog
-from assistant.parsing.extract import Extraction, bare_context, extract
+from assistant.parsing.extract import Extraction
+from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
 from assistant.tools.registry import get_tool
 from assistant.tools.render import answer_text
@@ -41,7 +42,6 @@ SIZE = ("model", "params_b")
 QUANTITY = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
-FOLLOW_UP = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
 QUESTIONS = {
@@ -68,7 +68,7 @@ class NumericOutcome(BaseModel):
     answer_ru: str = ""
 
 
-def _has(p: dict[str, Any], *keys: str) -> bool:
+def _has(p: Mapping[str, Any], *keys: str) -> bool:
     return any(k in p for k in keys)
 
 
@@ -93,7 +93,7 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
     return None
 
 
-def _upgrade(tool: str, p: dict[str, Any]) -> str:
+def _upgrade(tool: str, p: Mapping[str, Any]) -> str:
     """A follow-up naming GPUs turns a memory question into a fit question."""
     if tool == "vram_inference" and _has(p, "gpu", "gpus"):
         return "gpu_fit"
@@ -128,22 +128,22 @@ def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> b
     )
 
 
-def _short_follow_up(text: str, carried: dict[str, Any]) -> bool:
+def _short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
     if not carried.get("tool"):
         return False
-    return bool(FOLLOW_UP.search(text.lower())) or len(text.split()) <= SHORT_FOLLOW_UP_WORDS
+    return message.signals.continues or message.pieces <= SHORT_FOLLOW_UP_WORDS
 
 
-def asks_calculation(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
+def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
     """A quantity to compute with, an explicit request, an egress question, or a short follow-up
     that changes a carried parameter; otherwise a term question («как …», «что даёт …»)."""
     if _has(ex.params, *QUANTITY) or ex.request or ex.params.get("egress"):
         return True
-    return _short_follow_up(text, carried) and bool(ex.params)
+    return _short_follow_up(message, carried) and bool(ex.params)
 
 
-def _is_fresh(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
-    if not carried or FOLLOW_UP.search(text.lower()):
+def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
+    if not carried or message.signals.continues:
         return False
     return bool(ex.intents) and _has(ex.params, *SIZE)
 
@@ -173,19 +173,22 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Cat
     return out
 
 
-def solve(text: str, carried: dict[str, Any] | None, catalog: Catalog) -> NumericOutcome:
+def solve(
+    message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
+) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = extract(text, catalog)
+    ex = message.quantities
     prev = carried.get("tool")
     if (
         prev in MEMORY_TOOLS
         and "context_tokens" not in ex.params
-        and _short_follow_up(text, carried)
+        and _short_follow_up(message, carried)
+        and message.bare_context is not None
     ):
-        bare_context(text, ex)  # «а для 32k?»
-    if not asks_calculation(text, ex, carried):
+        ex = ex.merged(message.bare_context)  # «а для 32k?»
+    if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
-    fresh = _is_fresh(text, ex, carried)
+    fresh = _is_fresh(message, ex, carried)
     merged = merge(carried, ex, fresh)
     tool = choose_tool(ex, None if fresh else prev, merged)
     if tool is None:
@@ -207,7 +210,7 @@ def solve(text: str, carried: dict[str, Any] | None, catalog: Catalog) -> Numeri
         results=results,
         params=params,
         related_slugs=related_slugs(tool, args, catalog),
-        notes_ru=ex.notes,
+        notes_ru=list(ex.notes),
     )
     outcome.answer_ru = answer_text(outcome, catalog)
     return outcome

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.corpus.catalog import Catalog
+from assistant.parsing.message import ParsedMessage, Reader
 from assistant.tools.base import Tool, ToolResult
 from assistant.tools.registry import get_tool
 from assistant.tools.solve import NumericOutcome, solve
@@ -23,6 +24,7 @@ class Toolbox:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self.reader = Reader(catalog)  # for plain-text questions (CLI, eval, tests)
 
     def get(self, name: str) -> Tool:
         """The tool's definition (unknown name → ToolInputError)."""
@@ -32,6 +34,10 @@ class Toolbox:
         """Validate and compute; invalid input → ToolInputError with a Russian message."""
         return get_tool(name).run(arguments, self.catalog)
 
-    def solve(self, text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
-        """A free-text question (+ the previous turn's params) → the calculation it asks for."""
-        return solve(text, carried, self.catalog)
+    def solve(
+        self, message: str | ParsedMessage, carried: dict[str, Any] | None = None
+    ) -> NumericOutcome:
+        """A question (+ the previous turn's params) → the calculation it asks for."""
+        if isinstance(message, str):
+            message = self.reader.read(message)
+        return solve(message, carried, self.catalog)

@@ -6,13 +6,10 @@ from typing import Any
 
 import pytest
 
-from assistant.corpus.catalog import load_catalog
 from assistant.parsing.extract import Extraction
 from assistant.parsing.extract import extract as extract_with
 from assistant.parsing.numbers import normalise
-from assistant.settings import ROOT
-
-CATALOG = load_catalog(ROOT / "corpus")
+from tests.helpers import CATALOG
 
 
 def extract(text: str) -> Extraction:

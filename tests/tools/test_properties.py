@@ -6,11 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.corpus.catalog import load_catalog
-from assistant.settings import ROOT
-from assistant.tools.toolbox import Toolbox
-
-TOOLS = Toolbox(load_catalog(ROOT / "corpus"))
+from tests.helpers import TOOLBOX
 
 SIZES = st.floats(min_value=0.1, max_value=2000, allow_nan=False)
 CTX = st.integers(min_value=1, max_value=1_000_000)
@@ -18,7 +14,7 @@ BATCH = st.integers(min_value=1, max_value=512)
 
 
 def mem(**args: object) -> float:
-    v = TOOLS.run("vram_inference", dict(args)).values["total_high_gb"]
+    v = TOOLBOX.run("vram_inference", dict(args)).values["total_high_gb"]
     assert isinstance(v, float)
     return v
 
@@ -60,9 +56,9 @@ def test_precision_ordering(size: float, ctx: int) -> None:
 @settings(max_examples=80, deadline=None)
 @given(price=st.floats(min_value=1, max_value=1_000_000, allow_nan=False))
 def test_hourly_monthly_round_trip(price: float) -> None:
-    hourly = TOOLS.run("gpu_cost", {"price_month": price}).values["price_per_gpu_hour"]
+    hourly = TOOLBOX.run("gpu_cost", {"price_month": price}).values["price_per_gpu_hour"]
     assert isinstance(hourly, float)
-    back = TOOLS.run("gpu_cost", {"price_hour": hourly}).values["price_per_gpu_month"]
+    back = TOOLBOX.run("gpu_cost", {"price_hour": hourly}).values["price_per_gpu_month"]
     assert back == pytest.approx(price, rel=1e-6)
 
 
@@ -71,7 +67,7 @@ def test_hourly_monthly_round_trip(price: float) -> None:
     gpus=st.integers(min_value=1, max_value=1024), hours=st.floats(min_value=0.1, max_value=5000)
 )
 def test_gpu_hours_is_product(gpus: int, hours: float) -> None:
-    v = TOOLS.run("gpu_cost", {"gpus": gpus, "duration": hours}).values
+    v = TOOLBOX.run("gpu_cost", {"gpus": gpus, "duration": hours}).values
     assert v["gpu_hours"] == pytest.approx(gpus * hours, rel=1e-6)
 
 
@@ -79,7 +75,7 @@ def test_gpu_hours_is_product(gpus: int, hours: float) -> None:
 @given(size=SIZES, n=st.sampled_from([2, 4, 8, 16]))
 def test_sharding_never_increases_per_gpu_memory(size: float, n: int) -> None:
     per = [
-        TOOLS.run("vram_training", {"params_b": size, "gpus": n, "sharding": s}).values[
+        TOOLBOX.run("vram_training", {"params_b": size, "gpus": n, "sharding": s}).values[
             "per_gpu_gb"
         ]
         for s in ("none", "zero1", "zero2", "zero3")

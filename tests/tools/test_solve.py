@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.corpus.catalog import load_catalog
-from assistant.settings import ROOT
-from assistant.tools.toolbox import Toolbox
+from tests.helpers import TOOLBOX
 
-solve = Toolbox(load_catalog(ROOT / "corpus")).solve
+solve = TOOLBOX.solve
 
 TERM_SLUGS = {
     line.split("\t")[1]
