@@ -113,7 +113,7 @@ class VLLMGenerator:
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
-        self.instructions = _instruction_shingles(prompts_dir)
+        self.instructions = instruction_shingles(prompts_dir)
 
     @property
     def available(self) -> bool:
@@ -153,7 +153,7 @@ class VLLMGenerator:
         yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
 
 
-def _instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
+def instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
     """Word 4-grams of the prompts' fixed wording (Jinja tags removed): a draft containing one
     is echoing its instructions, which must never reach a customer."""
     found: set[tuple[str, ...]] = set()

@@ -56,11 +56,12 @@ class RunningBot:
 
         self.repository = open_repository(self.settings)
         self.app = create_telegram(self.settings, self.engine, self.repository, retry=fast_retry())
-        polls = len(self.server.calls_of("getUpdates"))
+        polls = self.server.polls_started
         self._task = asyncio.create_task(
             run_polling(self.app, polling_timeout=1, handle_signals=False)
         )
-        await self.server.until(lambda s: len(s.calls_of("getUpdates")) > polls)
+        # polling has begun once a long poll reaches the server (not when one times out)
+        await self.server.until(lambda s: s.polls_started > polls)
         return self
 
     async def stop(self) -> None:
