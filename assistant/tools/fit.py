@@ -20,7 +20,7 @@ from assistant.tools import memory
 from assistant.tools.base import Computation
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.memory import InferenceInput
-from assistant.tools.units import NBSP, gb_text, num, plural, sig, to_gb
+from assistant.tools.units import NBSP, gb_text, num, sig, to_gb
 
 SERVER_GPUS = 8
 
@@ -80,10 +80,6 @@ def _what(inp: FitInput, bd: memory.Breakdown) -> str:
     if bd.kv is not None:
         s += f", KV-кэш {gb_text(to_gb(bd.kv_b))}"
     return s + f" и запас {num(inp.overhead_low_pct)}–{num(inp.overhead_high_pct)}{NBSP}%"
-
-
-def _gpu_word(n: int) -> str:
-    return plural(n, "GPU", "GPU", "GPU")
 
 
 def _for_gpu(

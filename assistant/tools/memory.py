@@ -102,10 +102,6 @@ class Breakdown:
     low: float  # bytes incl. overhead
     high: float
 
-    @property
-    def base_b(self) -> float:
-        return self.weights_b + self.kv_b
-
 
 def nearest_model(params_b: float, catalog: Catalog) -> ModelArch:
     """Dense catalogue model closest in size (log scale) — a stated stand-in for KV shape."""
