@@ -7,7 +7,7 @@ model needs re-calibration (`assistant eval answers` shows refusal and false-ref
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from assistant.parsing.message import ParsedMessage
@@ -68,37 +68,47 @@ def decide_scope(
     message: ParsedMessage, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary
 ) -> Scope:
     """`question` is the message's own tokens, or the condensed question's for a follow-up."""
-    sig = message.signals
     unknown = vocabulary.unknown_term(message.term)
+    scope = _decide(message.signals, question, retrieval, vocabulary, unknown)
+    return replace(scope, unknown_term=unknown)
+
+
+def _decide(
+    sig: Signals, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary, unknown: bool
+) -> Scope:
     if sig.not_ours or not retrieval.hits:
-        return Scope(in_scope=False, near_domain=False, unknown_term=unknown)
+        return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
     if not _covered(named, retrieval, unknown, vocabulary, question):
-        near = sig.domain or bool(sig.defined_term)
-        return Scope(in_scope=False, near_domain=near, unknown_term=unknown)
+        return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
-        return Scope(
-            True, slugs=named[:3], comparison=True, confidence="high", unknown_term=unknown
-        )
+        return Scope(True, slugs=named[:3], comparison=True, confidence="high")
     if sig.comparison_cue and len(retrieval.hits) > 1:
         second = retrieval.hits[1]
         if top.score - second.score <= PAIR_MARGIN or second.slug in named:
-            pair = [top.slug, second.slug]
-            return Scope(True, slugs=pair, comparison=True, unknown_term=unknown)
+            return Scope(True, slugs=[top.slug, second.slug], comparison=True)
     best = max(retrieval.dense.values(), default=0.0)
     confidence: Literal["high", "medium", "low"] = (
         "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"
     )
     if not named and best < COS_SURE:
         confidence = "low"
+    return Scope(
+        True, slugs=[top.slug, *_runners_up(named, retrieval, confidence)], confidence=confidence
+    )
+
+
+def _runners_up(
+    named: list[str], retrieval: Retrieval, confidence: Literal["high", "medium", "low"]
+) -> list[str]:
+    """Close runners-up add a supporting paragraph; when unsure, show the two next candidates."""
+    top = retrieval.hits[0]
     extra = [s for s in named if s != top.slug][:1]
-    # Close runners-up add a supporting paragraph; when unsure, show the two next candidates.
     margin, room = (RUNNER_UP, 1) if confidence == "high" else (UNSURE_MARGIN, UNSURE_ROOM)
     for hit in retrieval.hits[1:]:
         if len(extra) >= room or top.score - hit.score > margin:
             break
         if hit.slug not in extra:
             extra.append(hit.slug)
-    slugs = [top.slug, *extra]
-    return Scope(True, slugs=slugs, confidence=confidence, unknown_term=unknown)
+    return extra

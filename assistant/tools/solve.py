@@ -177,28 +177,38 @@ def solve(
     message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
 ) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = message.quantities
-    prev = carried.get("tool")
-    if (
-        prev in MEMORY_TOOLS
-        and "context_tokens" not in ex.params
-        and _short_follow_up(message, carried)
-        and message.bare_context is not None
-    ):
-        ex = ex.merged(message.bare_context)  # «а для 32k?»
+    ex = _with_bare_context(message, carried)
     if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
     fresh = _is_fresh(message, ex, carried)
     merged = merge(carried, ex, fresh)
-    tool = choose_tool(ex, None if fresh else prev, merged)
+    tool = choose_tool(ex, None if fresh else carried.get("tool"), merged)
     if tool is None:
         return NumericOutcome(is_numeric=False, params=carried)
     if tool == "vram_inference" and "gpus" in merged and "gpus" in ex.params:
         tool = "gpu_fit"
-    args = arguments_for(tool, merged)
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
+    return _outcome(tool, merged, ex, price_asked, catalog)
+
+
+def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
+    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
+    ex = message.quantities
+    if (
+        carried.get("tool") in MEMORY_TOOLS
+        and "context_tokens" not in ex.params
+        and _short_follow_up(message, carried)
+        and message.bare_context is not None
+    ):
+        return ex.merged(message.bare_context)
+    return ex
+
+
+def _outcome(
+    tool: str, merged: dict[str, Any], ex: Extraction, price_asked: bool, catalog: Catalog
+) -> NumericOutcome:
+    args = arguments_for(tool, merged)
     missing = missing_for(tool, args, price_asked, catalog)
-    params = {**merged, "tool": tool, **({"price_asked": True} if price_asked else {})}
     results = _results(tool, args, missing, ex, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
@@ -208,7 +218,7 @@ def solve(
         clarify_question=QUESTIONS[missing[0]] if missing else None,
         defaults=results[0].defaults if results else [],
         results=results,
-        params=params,
+        params={**merged, "tool": tool, **({"price_asked": True} if price_asked else {})},
         related_slugs=related_slugs(tool, args, catalog),
         notes_ru=list(ex.notes),
     )
