@@ -47,6 +47,12 @@ class Retrieval:
     vector: np.ndarray = field(repr=False)
 
 
+class Searcher(Protocol):
+    """Ranked hits by one mode (the retrieval evaluation compares the modes)."""
+
+    def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]: ...
+
+
 class Retriever(Protocol):
     """What the engine asks of search: its glossary and index, names in a question, evidence."""
 
