@@ -19,12 +19,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from assistant.answer.generation import EmbeddedGenerator, LLMGenerator, VLLMGenerator
+from assistant.conversation.validation import validate_message
 from assistant.corpus.catalog import load_catalog
-from assistant.corpus.glossary import load_glossary
+from assistant.corpus.glossary import Glossary, load_glossary
 from assistant.embedding.batching import BatchingEmbedder
 from assistant.embedding.model import Embedder, load_embedder
 from assistant.engine import Engine
-from assistant.errors import InputError
 from assistant.llm.client import ChatClient
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.search.indexing import ProgressFn, open_index
@@ -55,27 +55,21 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
 
 
 class Pipeline:
-    """Validates input at the edge, runs the engine, streams the verified answer."""
+    """Guards input (the conversation layer's validator), runs the engine, streams the answer."""
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
         self.settings = settings
 
-    def _validate(self, message: str) -> str:
-        text = (message or "").strip()
-        if not text:
-            raise InputError("Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ.")
-        limit = self.settings.max_message_chars
-        if len(text) > limit:
-            raise InputError(
-                f"Сообщение слишком длинное ({len(text)} символов, максимум {limit}). "
-                "Сократите вопрос, пожалуйста."
-            )
-        return text
+    @property
+    def glossary(self) -> Glossary:
+        """The glossary the engine answers from (glossary pages show the same one)."""
+        return self.engine.glossary
 
     def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
         start = time.perf_counter()
-        answer = self.engine.answer(self._validate(message), list(history))
+        text = validate_message(message, self.settings.max_message_chars)  # the channels' rules
+        answer = self.engine.answer(text, list(history))
         answer.meta.latency_ms = round((time.perf_counter() - start) * 1000, 2)
         return answer
 

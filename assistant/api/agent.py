@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
+from assistant.api.deps import ServiceDep, SettingsDep
 from assistant.api.errors import ApiError
 from assistant.api.models import SuggestRequest, SuggestResponse, ThreadMessage
-from assistant.api.service import ChatService
+from assistant.conversation import Where
 from assistant.schema import Turn
 
 router = APIRouter(prefix="/v1", tags=["agent"])
 API_KEY_HEADER = "X-API-Key"
+CHANNEL = "agent"
 
 
-def require_agent_key(request: Request) -> None:
+def require_agent_key(request: Request, settings: SettingsDep) -> None:
     """The configured key must match the header (or `Authorization: Bearer …`)."""
-    expected = request.app.state.settings.agent_api_key.get_secret_value()
+    expected = settings.agent_api_key.get_secret_value()
     if not expected:
         raise ApiError(
             403,
@@ -41,15 +43,15 @@ def thread_turns(thread: list[ThreadMessage]) -> list[Turn]:
     ]
 
 
-@router.post("/suggest", response_model=SuggestResponse, summary="Черновик ответа для оператора")
-async def suggest(body: SuggestRequest, request: Request) -> SuggestResponse:
-    require_agent_key(request)
-    service: ChatService = request.app.state.service
-    service.validate(body.message)
-    history = await service.rehydrate(thread_turns(body.thread))
-    prepared = await service.prepare(body.message, None, channel="agent", history=history)
-    stored = await service.answer(prepared)
-    answer, meta = stored.answer, stored.answer.meta
+@router.post(
+    "/suggest",
+    response_model=SuggestResponse,
+    summary="Черновик ответа для оператора",
+    dependencies=[Depends(require_agent_key)],
+)
+async def suggest(body: SuggestRequest, service: ServiceDep) -> SuggestResponse:
+    reply = await service.ask(body.message, Where(CHANNEL, history=thread_turns(body.thread)))
+    answer, meta = reply.answer, reply.answer.meta
     return SuggestResponse(
         draft=answer.answer,
         citations=answer.citations,
@@ -60,5 +62,5 @@ async def suggest(body: SuggestRequest, request: Request) -> SuggestResponse:
         refused=answer.refused,
         route=answer.route,
         generator=answer.generator,
-        message_id=stored.message_id,
+        message_id=reply.message_id,
     )

@@ -6,23 +6,17 @@ pages make the links work out of the box. Every text is HTML-escaped.
 
 from __future__ import annotations
 
-from functools import cache
 from html import escape
-from pathlib import Path
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from assistant.api.deps import GlossaryDep
 from assistant.api.errors import ApiError
 from assistant.api.pages import PAGE_HEADERS
-from assistant.corpus.glossary import Entry, Glossary, load_glossary
+from assistant.corpus.glossary import Entry
 
 router = APIRouter(include_in_schema=False)
-
-
-@cache
-def _glossary(corpus_dir: Path) -> Glossary:
-    return load_glossary(corpus_dir)
 
 
 def render_entry(entry: Entry, related: list[Entry]) -> str:
@@ -44,8 +38,7 @@ def render_entry(entry: Entry, related: list[Entry]) -> str:
 
 
 @router.get("/glossary/{slug}", response_class=HTMLResponse)
-async def glossary_entry(slug: str, request: Request) -> HTMLResponse:
-    glossary = _glossary(request.app.state.settings.corpus_dir)
+async def glossary_entry(slug: str, glossary: GlossaryDep) -> HTMLResponse:
     by_slug = glossary.by_slug()
     entry = by_slug.get(slug)
     if entry is None:
