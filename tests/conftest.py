@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from assistant.settings import ROOT, Settings
+
+if TYPE_CHECKING:
+    from assistant.corpus.glossary import Glossary
+    from assistant.embedding.model import Embedder
+    from assistant.pipeline import Pipeline
+    from assistant.search.retrieval import HybridRetriever
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
@@ -30,21 +37,21 @@ def settings(session_dir: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def glossary(settings: Settings):  # type: ignore[no-untyped-def]
+def glossary(settings: Settings) -> Glossary:
     from assistant.corpus.glossary import load_glossary
 
     return load_glossary(settings.corpus_dir)
 
 
 @pytest.fixture(scope="session")
-def embedder(settings: Settings):  # type: ignore[no-untyped-def]
+def embedder(settings: Settings) -> Embedder:
     from assistant.embedding.model import load_embedder
 
     return load_embedder(settings)
 
 
 @pytest.fixture(scope="session")
-def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untyped-def]
+def retriever(settings: Settings, glossary: Glossary, embedder: Embedder) -> HybridRetriever:
     from assistant.search.indexing import open_index
     from assistant.search.retrieval import HybridRetriever
 
@@ -53,7 +60,7 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 
 
 @pytest.fixture(scope="session")
-def pipeline(settings: Settings, retriever):  # type: ignore[no-untyped-def]
+def pipeline(settings: Settings, retriever: HybridRetriever) -> Pipeline:
     """The real engine on the embedded generator (no LLM), sharing the session's index."""
     from assistant.answer.generation import EmbeddedGenerator
     from assistant.engine import Engine

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -10,7 +11,7 @@ from assistant.errors import ToolInputError
 from assistant.tools.registry import all_tools, get_tool, openai_tools
 
 
-def run(tool: str, **args: object) -> dict[str, object]:
+def run(tool: str, **args: object) -> dict[str, Any]:
     return get_tool(tool).run(dict(args)).values
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,7 +79,7 @@ def test_gpu_hours_is_product(gpus: int, hours: float) -> None:
 def test_sharding_never_increases_per_gpu_memory(size: float, n: int) -> None:
     t = get_tool("vram_training")
     per = [
-        t.run({"params_b": size, "gpus": n, "sharding": s}).values["per_gpu_gb"]
+        cast(float, t.run({"params_b": size, "gpus": n, "sharding": s}).values["per_gpu_gb"])
         for s in ("none", "zero1", "zero2", "zero3")
     ]
     assert per == sorted(per, reverse=True)
