@@ -24,8 +24,12 @@ check "mypy (strict on assistant/, bodies checked in tests/)" "fix the type erro
   .venv/bin/mypy
 
 bash scripts/install_browser.sh           # Debian chromium for Playwright (no browser download)
-export ASSISTANT_TEST_POSTGRES_DSN="${ASSISTANT_TEST_POSTGRES_DSN:-$(bash scripts/start_postgres.sh)}"
-trap 'bash scripts/start_postgres.sh stop >/dev/null 2>&1 || true' EXIT
+# A given ASSISTANT_TEST_POSTGRES_DSN is someone's server: used, never stopped.
+if [ -z "${ASSISTANT_TEST_POSTGRES_DSN:-}" ]; then
+  ASSISTANT_TEST_POSTGRES_DSN="$(bash scripts/start_postgres.sh)"
+  export ASSISTANT_TEST_POSTGRES_DSN
+  trap 'bash scripts/start_postgres.sh stop >/dev/null 2>&1 || true' EXIT
+fi
 .venv/bin/python -m pytest "$@"
 if [ "${SKIP_VLLM_TIER:-0}" != 1 ]; then
   bash scripts/vllm/tier.sh
