@@ -50,21 +50,21 @@ def catalog(settings: Settings) -> Catalog:
 
 
 @pytest.fixture(scope="session")
-def glossary(settings: Settings):  # type: ignore[no-untyped-def]
+def glossary(settings: Settings):
     from assistant.corpus.glossary import load_glossary
 
     return load_glossary(settings.corpus_dir)
 
 
 @pytest.fixture(scope="session")
-def embedder(settings: Settings):  # type: ignore[no-untyped-def]
+def embedder(settings: Settings):
     from assistant.embedding.model import load_embedder
 
     return load_embedder(settings)
 
 
 @pytest.fixture(scope="session")
-def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untyped-def]
+def retriever(settings: Settings, glossary, embedder):
     from assistant.search.indexing import open_index
     from assistant.search.retrieval import HybridRetriever
 
@@ -73,7 +73,7 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 
 
 @pytest.fixture(scope="session")
-def pipeline(settings: Settings, catalog: Catalog, retriever):  # type: ignore[no-untyped-def]
+def pipeline(settings: Settings, catalog: Catalog, retriever):
     """The real engine on the embedded generator (no LLM), sharing the session's index."""
     return _pipeline(settings, catalog, retriever)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import pytest
@@ -10,6 +10,9 @@ import pytest
 from assistant.api.deps import context_of
 from tests.api.engines import Failing, InFlight
 from tests.api.live import app_settings, make_app
+
+if TYPE_CHECKING:
+    from assistant.pipeline import Pipeline
 
 
 def client_for(app: Any) -> httpx.AsyncClient:
@@ -110,7 +113,9 @@ async def test_concurrent_answers_are_capped_and_all_served(
     import asyncio
 
     counted = InFlight(pipeline)
-    app = make_app(counted, api_settings.model_copy(update={"max_concurrent_answers": slots}))
+    app = make_app(
+        cast("Pipeline", counted), api_settings.model_copy(update={"max_concurrent_answers": slots})
+    )
     questions = ["что такое nvlink", "что такое hbm", "зачем infiniband", "что такое fp8"] * 3
     async with client_for(app) as c:
         replies = await asyncio.gather(

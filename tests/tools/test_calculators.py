@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,8 @@ from assistant.tools.toolbox import Toolbox
 from tests.helpers import TOOLBOX
 
 
-def run(tool: str, **args: object) -> dict[str, object]:
-    return TOOLBOX.run(tool, dict(args)).values
+def run(tool: str, **args: object) -> dict[str, Any]:
+    return dict(TOOLBOX.run(tool, dict(args)).values)
 
 
 @pytest.mark.parametrize(

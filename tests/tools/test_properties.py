@@ -75,9 +75,11 @@ def test_gpu_hours_is_product(gpus: int, hours: float) -> None:
 @given(size=SIZES, n=st.sampled_from([2, 4, 8, 16]))
 def test_sharding_never_increases_per_gpu_memory(size: float, n: int) -> None:
     per = [
-        TOOLBOX.run("vram_training", {"params_b": size, "gpus": n, "sharding": s}).values[
-            "per_gpu_gb"
-        ]
+        float(
+            TOOLBOX.run("vram_training", {"params_b": size, "gpus": n, "sharding": s}).values[
+                "per_gpu_gb"
+            ]  # type: ignore[arg-type]
+        )
         for s in ("none", "zero1", "zero2", "zero3")
     ]
     assert per == sorted(per, reverse=True)
