@@ -252,8 +252,15 @@ class Engine:
     def _numeric(self, message: str, history: list[Turn], outcome: Any) -> Answer:
         route: Route = "clarify" if outcome.missing else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
+        from assistant.tools.display import build_display
+
         calls = [
-            ToolCall(name=r.tool, arguments=r.inputs, result=r.model_dump())
+            ToolCall(
+                name=r.tool,
+                arguments=r.inputs,
+                result=r.model_dump(),
+                display=build_display(r, outcome.arguments, outcome.notes_ru),
+            )
             for r in outcome.results
         ]
         ctx = AnswerContext(

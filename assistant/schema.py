@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from assistant.tools.display import Display
+
 Route = Literal[
     "term",  # explain one term
     "comparison",  # compare two or more terms
@@ -37,7 +39,8 @@ class Citation(BaseModel):
 class ToolCall(BaseModel):
     name: str
     arguments: dict[str, Any]
-    result: dict[str, Any]
+    result: dict[str, Any]  # raw and machine-readable, for integrations
+    display: Display | None = None  # the same result for people (DISPLAY.md)
 
 
 class Turn(BaseModel):
