@@ -1,4 +1,8 @@
-"""Answer → Telegram HTML (escaped text, citation links, monospace table) and safe splitting."""
+"""Answer → Telegram HTML (escaped text, calculations, citation links) and safe splitting.
+
+A calculation is its `display` block (assistant/tools/display.py): a bold title, the inputs in
+italics, the breakdown as a compact list and the GPU options as an aligned <pre> table.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assistant.schema import Answer, Citation, ToolCall
+from assistant.tools.display import Display
 
 TELEGRAM_LIMIT = 4096  # characters of one message text
 
@@ -43,6 +48,7 @@ VALUE_LABELS: dict[str, str] = {
 }
 VERDICTS = {"fits": "поместится", "tight": "впритык", "no": "не поместится"}
 MAX_TABLE_ROWS = 10
+MAX_OPTION_ROWS = 12  # the GPU catalogue has 9; a longer one is cut rather than split
 
 
 def escape(text: str, *, quote: bool = False) -> str:
@@ -129,10 +135,49 @@ def render_table(call: ToolCall) -> str:
     return f"<pre>{escape(body)}</pre>"
 
 
+def render_display(display: Display, said: str = "") -> str:
+    """A calculation as a compact list: title, what was given, the breakdown, GPU options.
+
+    Assumptions are listed only when the answer text has no «Допущения: …» line of its own.
+    """
+    lines = [f"<b>{escape(display.title)}</b>"]
+    if display.inputs:
+        lines.append("<i>" + escape(" · ".join(f"{i.label}: {i.value}" for i in display.inputs)))
+        lines[-1] += "</i>"
+    for row in display.rows:
+        note = f" — {escape(row.note)}" if row.note else ""
+        text = f"{escape(row.label)}: {escape(row.value)}"
+        lines.append(f"• <b>{text}</b>{note}" if row.strong else f"• {text}{note}")
+    if display.table is not None and display.table.rows:
+        lines.append(_options_block(display))
+    if display.assumptions and "допущения:" not in said.lower():
+        lines.append("<i>Допущения: " + escape("; ".join(display.assumptions)) + ".</i>")
+    return "\n".join(lines)
+
+
+def _options_block(display: Display) -> str:
+    """«Варианты GPU» as an aligned monospace table (GPU names left, numbers right)."""
+    assert display.table is not None
+    rows = [display.table.columns, *display.table.rows][: MAX_OPTION_ROWS + 1]
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
+    body = "\n".join(_aligned(r, widths) for r in rows)
+    return f"<b>{escape(display.table.caption)}</b>\n<pre>{escape(body)}</pre>"
+
+
+def _aligned(cells: list[str], widths: list[int]) -> str:
+    pairs = enumerate(zip(cells, widths, strict=False))  # a short row leaves the rest blank
+    return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs).rstrip()
+
+
+def render_call(call: ToolCall, said: str = "") -> str:
+    """The display block when the call has one; a bare call falls back to its value table."""
+    return render_display(call.display, said) if call.display else render_table(call)
+
+
 def render_answer(answer: Answer, base_url: str = "") -> str:
-    """The whole answer as Telegram HTML: text, tool tables, then citation links."""
+    """The whole answer as Telegram HTML: text, calculations, then citation links."""
     sections = [escape(strip_sources(answer.answer))]
-    sections.extend(render_table(call) for call in answer.tool_calls)
+    sections.extend(render_call(call, answer.answer) for call in answer.tool_calls)
     sections.append(render_citations(answer.citations, base_url))
     return "\n\n".join(section for section in sections if section)
 
