@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assistant.schema import Answer, Citation
-from assistant.tools.display import Display
+from assistant.tools.display import Display, fresh_assumptions
 
 _SOURCES_LINE = re.compile(r"^\s*Источник(?:и)?\s*:.*$\n?", re.IGNORECASE | re.MULTILINE)
 
@@ -31,9 +31,13 @@ def print_answer(console: Console, answer: Answer, *, verbose: bool = False) -> 
         console.print(Text("Источники:", style="dim"))
         for n, cite in enumerate(answer.citations, 1):
             console.print(Text(f"  [{n}] {citation_text(cite)}", style="dim"))
-    for call in answer.tool_calls:
+    for call, assumed in zip(
+        answer.tool_calls,
+        fresh_assumptions(answer.answer, [c.display for c in answer.tool_calls]),
+        strict=True,
+    ):
         if call.display is not None:
-            console.print(display_panel(call.display, said=answer.answer))
+            console.print(display_panel(call.display, assumed))
     if verbose:
         console.print(Text(f"маршрут: {answer.route} · генератор: {answer.generator}", "dim"))
 
@@ -45,9 +49,10 @@ def citation_text(cite: Citation) -> str:
     return f"{cite.slug} — {cite.title}"
 
 
-def display_panel(display: Display, said: str = "") -> Panel:
-    """Inputs, breakdown, GPU options and fresh assumptions under the calculation's title."""
-    parts: list[RenderableType] = list(_sections(display, said))
+def display_panel(display: Display, assumptions: list[str] | None = None) -> Panel:
+    """Inputs, breakdown, GPU options and the assumptions (default: all) under the title."""
+    shown = display.assumptions if assumptions is None else assumptions
+    parts: list[RenderableType] = list(_sections(display, shown))
     return Panel(
         Group(*parts),
         title=display.title,
@@ -58,7 +63,7 @@ def display_panel(display: Display, said: str = "") -> Panel:
     )
 
 
-def _sections(display: Display, said: str) -> Iterator[RenderableType]:
+def _sections(display: Display, assumptions: list[str]) -> Iterator[RenderableType]:
     if display.inputs:
         given = " · ".join(f"{i.label}: {i.value}" for i in display.inputs)
         yield Text(given, style="dim")
@@ -68,14 +73,9 @@ def _sections(display: Display, said: str) -> Iterator[RenderableType]:
     if display.table is not None:
         yield Text()
         yield _options(display)
-    if display.assumptions and not states_assumptions(said):
+    if assumptions:
         yield Text()
-        yield Text("\n".join(f"• {a}" for a in display.assumptions), style="dim")
-
-
-def states_assumptions(said: str) -> bool:
-    """The answer text has its own «Допущения: …» line — the panel does not repeat it."""
-    return "допущения:" in said.lower()
+        yield Text("\n".join(f"• {a}" for a in assumptions), style="dim")
 
 
 def _breakdown(display: Display) -> Table:

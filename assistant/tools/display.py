@@ -12,7 +12,7 @@ defensively — a calculator that adds or drops a value changes what is shown, n
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,9 +188,31 @@ def generic(f: Facts) -> Body:
     return Body(headline=first + "." if first else "", rows=[])
 
 
+def fresh_assumptions(text: str, displays: Sequence[Display | None]) -> list[list[str]]:
+    """Per calculation, the assumptions a reader has not seen yet: none when the answer text has
+    its own «Допущения: …» line, else each once across the calculations (the BF16/FP8/FP4
+    variants of one question share most of them). Every renderer lists only these."""
+    if "допущения:" in text.lower():
+        return [[] for _ in displays]
+    seen: set[str] = set()
+    out = []
+    for display in displays:
+        items = [a for a in (display.assumptions if display else []) if a not in seen]
+        seen.update(items)
+        out.append(items)
+    return out
+
+
 def number(raw: object) -> float | None:
     """A JSON number as float; bools, strings and None are not numbers."""
     return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
 
 
-__all__ = ["Display", "DisplayItem", "DisplayRow", "DisplayTable", "build_display"]
+__all__ = [
+    "Display",
+    "DisplayItem",
+    "DisplayRow",
+    "DisplayTable",
+    "build_display",
+    "fresh_assumptions",
+]

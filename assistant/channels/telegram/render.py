@@ -1,7 +1,7 @@
 """Answer → Telegram HTML (escaped text, calculations, citation links) and safe splitting.
 
 A calculation is its `display` block (assistant/tools/display.py): a bold title, the inputs in
-italics, the breakdown as a compact list and the GPU options as an aligned <pre> table.
+italics, the breakdown and the GPU options as aligned <pre> tables.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assistant.schema import Answer, Citation, ToolCall
-from assistant.tools.display import Display
+from assistant.tools.display import Display, fresh_assumptions
 
 TELEGRAM_LIMIT = 4096  # characters of one message text
 
@@ -135,23 +135,26 @@ def render_table(call: ToolCall) -> str:
     return f"<pre>{escape(body)}</pre>"
 
 
-def render_display(display: Display, said: str = "") -> str:
-    """A calculation as a compact list: title, what was given, the breakdown, GPU options.
-
-    Assumptions are listed only when the answer text has no «Допущения: …» line of its own.
+def render_display(display: Display, assumptions: list[str] | None = None) -> str:
+    """A calculation: bold title, the inputs in italics, the breakdown as an aligned <pre>
+    (how each part was computed on one line under it), the GPU options as a second <pre>,
+    then `assumptions` (default: all of the block's own).
     """
     lines = [f"<b>{escape(display.title)}</b>"]
     if display.inputs:
-        lines.append("<i>" + escape(" · ".join(f"{i.label}: {i.value}" for i in display.inputs)))
-        lines[-1] += "</i>"
-    for row in display.rows:
-        note = f" — {escape(row.note)}" if row.note else ""
-        text = f"{escape(row.label)}: {escape(row.value)}"
-        lines.append(f"• <b>{text}</b>{note}" if row.strong else f"• {text}{note}")
+        given = " · ".join(f"{i.label}: {i.value}" for i in display.inputs)
+        lines.append(f"<i>{escape(given)}</i>")
+    if display.rows:
+        rows = [[r.label, r.value] for r in display.rows]
+        lines.append(f"<pre>{escape(_aligned_rows(rows))}</pre>")
+        notes = "; ".join(f"{r.label} — {r.note}" for r in display.rows if r.note)
+        if notes:
+            lines.append(f"<i>{escape(notes)}</i>")
     if display.table is not None and display.table.rows:
         lines.append(_options_block(display))
-    if display.assumptions and "допущения:" not in said.lower():
-        lines.append("<i>Допущения: " + escape("; ".join(display.assumptions)) + ".</i>")
+    shown = display.assumptions if assumptions is None else assumptions
+    if shown:
+        lines.append("<i>Допущения: " + escape("; ".join(shown)) + ".</i>")
     return "\n".join(lines)
 
 
@@ -159,9 +162,13 @@ def _options_block(display: Display) -> str:
     """«Варианты GPU» as an aligned monospace table (GPU names left, numbers right)."""
     assert display.table is not None
     rows = [display.table.columns, *display.table.rows][: MAX_OPTION_ROWS + 1]
+    return f"<b>{escape(display.table.caption)}</b>\n<pre>{escape(_aligned_rows(rows))}</pre>"
+
+
+def _aligned_rows(rows: list[list[str]]) -> str:
+    """Monospace columns: the first left-aligned, the others (numbers, verdicts) right."""
     widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
-    body = "\n".join(_aligned(r, widths) for r in rows)
-    return f"<b>{escape(display.table.caption)}</b>\n<pre>{escape(body)}</pre>"
+    return "\n".join(_aligned(r, widths) for r in rows)
 
 
 def _aligned(cells: list[str], widths: list[int]) -> str:
@@ -169,15 +176,17 @@ def _aligned(cells: list[str], widths: list[int]) -> str:
     return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs).rstrip()
 
 
-def render_call(call: ToolCall, said: str = "") -> str:
-    """The display block when the call has one; a bare call falls back to its value table."""
-    return render_display(call.display, said) if call.display else render_table(call)
-
-
 def render_answer(answer: Answer, base_url: str = "") -> str:
     """The whole answer as Telegram HTML: text, calculations, then citation links."""
     sections = [escape(strip_sources(answer.answer))]
-    sections.extend(render_call(call, answer.answer) for call in answer.tool_calls)
+    for call, assumed in zip(
+        answer.tool_calls,
+        fresh_assumptions(answer.answer, [c.display for c in answer.tool_calls]),
+        strict=True,
+    ):
+        sections.append(
+            render_display(call.display, assumed) if call.display else render_table(call)
+        )
     sections.append(render_citations(answer.citations, base_url))
     return "\n\n".join(section for section in sections if section)
 
