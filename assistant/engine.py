@@ -6,7 +6,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from assistant.answer.compose import Picked, SentenceBank, pick
+from assistant.answer.compose import Picked, SentenceBank, general_first, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
 from assistant.answer.guard import Guard
 from assistant.parsing.text import words
@@ -182,7 +182,7 @@ class Engine:
         scope: Scope,
         carried: dict[str, Any],
     ) -> Answer:
-        slugs = scope.slugs
+        slugs = general_first(scope.slugs, self.entries, message)  # «HBM» → HBM3e before HBM4
         route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
         if route == "term" and not (sig.defined_term and slugs[0] in retrieval.alias):
             slugs = self._supporting(slugs, retrieval, question)  # «что такое NVLink» stays focused
