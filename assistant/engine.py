@@ -12,6 +12,7 @@ from assistant.answer.guard import Guard
 from assistant.parsing.text import words
 from assistant.routing.router import Signals, signals, unknown_term, wants_calculation
 from assistant.routing.scope import Scope, decide_scope
+from assistant.routing.triage import handoff_answer, triage
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
 from assistant.search.retrieval import HybridRetriever, Retrieval
@@ -48,6 +49,8 @@ class Engine:
             return self._fixed("injection", message, carried, refused=True)
         if sig.greeting:
             return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
+        if (handoff := triage(message)) is not None:  # refunds, outages, accounts: people decide
+            return handoff_answer(handoff, message, carried, self.settings.prompts_dir)
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
             return self._fixed("out_of_scope", message, carried, refused=True)
         from assistant.tools.solve import solve

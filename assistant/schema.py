@@ -71,6 +71,7 @@ class AnswerMeta(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     confidence: Literal["high", "medium", "low"] = "medium"
     handoff: bool = False  # "передать специалисту": the glossary does not cover it
+    handoff_reason: str = ""  # why, in Russian, for the support agent (routing/triage.py)
     fallback_reason: str = ""  # why the embedded generator answered instead of the LLM
     grounding_violations: int = 0  # caught (and repaired) before the answer left the engine
     latency_ms: float = 0.0
