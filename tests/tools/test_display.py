@@ -111,7 +111,7 @@ def test_inference_breakdown_weights_kv_overhead_total() -> None:
     assert rows["Итого"].strong and rows["Итого"].value == f"38–46{NB}ГБ"
     assert [i.label for i in d.inputs] == ["Модель", "Точность весов", "Контекст"]
     # defaults are assumptions, each marked; the parser's note comes first
-    assert d.assumptions[0].startswith("8k понимаем как")
+    assert d.assumptions[0] == "8k понимаем как 8 192 токена"  # the parser's note, agreed
     assert "KV-кэш в FP16 — по умолчанию" in d.assumptions
     assert f"1{NB}одновременный запрос — по умолчанию" in d.assumptions
     assert sum("FP16" in a for a in d.assumptions) == 1  # said once, not twice
