@@ -28,6 +28,13 @@ def index_dir(settings: Settings, retriever) -> Path:  # type: ignore[no-untyped
 def ask(
     index_dir: Path, *args: str, stdin: str = "", **env: str
 ) -> subprocess.CompletedProcess[str]:
+    return run(index_dir, "ask", *args, stdin=stdin, **env)
+
+
+def run(
+    index_dir: Path, command: str, *args: str, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python -m assistant <command>` with the test index and no .env or ASSISTANT_* leaks."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("ASSISTANT_")}
     env = {
         "ASSISTANT_INDEX_DIR": str(index_dir),
@@ -35,7 +42,7 @@ def ask(
         **env,
     }
     return subprocess.run(
-        [sys.executable, "-m", "assistant", "ask", *args],
+        [sys.executable, "-m", "assistant", command, *args],
         cwd=ROOT / "tests",  # no .env picked up
         env={**clean, **env, "COLUMNS": "100", "PYTHONPATH": str(ROOT)},
         input=stdin,
@@ -91,3 +98,15 @@ def test_an_error_is_printed_once(index_dir: Path) -> None:
     assert r.returncode == 2
     assert r.stderr.count("Пустое сообщение") == 1, r.stderr
     assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_chat_follow_up_renders_its_calculation(index_dir: Path) -> None:
+    turns = "сколько памяти нужно 70B в BF16?\nа в FP8?\n"
+    r = run(index_dir, "chat", stdin=turns)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.replace("\u00a0", " ")
+    second = out.split("вы>")[2]  # the follow-up kept the model size from the first turn
+    assert "Память для инференса" in second and "Размер модели: 70 млрд параметров" in second
+    assert re.search(r"Веса\s+70 ГБ\s+70 млрд × 1 байт \(FP8\)", second)
+    assert not DUMPS.search(out) and "маршрут:" not in out
+    assert out.rstrip().endswith("До встречи!")
