@@ -8,7 +8,8 @@
 
 These questions are decided by people, not by the glossary: a refund complaint that mentions
 «три дня» must not become a GPU-hours calculation. The patterns are deliberately specific
-(«за счёт чего» is not an invoice, «простой способ» is not downtime); a miss falls through to
+(«за счёт чего» or «какой счёт?» is not an invoice, «простой способ» is not downtime,
+«ассистент для юристов» is not a legal question); a miss falls through to
 the ordinary routing, which still refuses what the glossary does not cover.
 """
 
@@ -40,8 +41,11 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"\bвозврат\w*|\bвозмест\w*|компенсац\w*|\brefund\w*|chargeback|чарджбэк\w*"
     ),
     "billing": re.compile(
-        r"(?<!за )\bсчет(?:а|ом|у|е|ов|-фактур\w*)?\b(?!\s+(?:чего|того|этого))|\bинвойс\w*|"
-        r"\binvoice|\bсписа(?:л|ли|ние|ния|но)\w*|\bсписыва\w*|\bреквизит\w*|"
+        # «какой счёт?» is a cost question and «счёт у прошлого облака» a comparison: an invoice
+        # only with a billing verb or object around it
+        r"\bсчет\w*[- ]фактур\w*|(?:выстав|пришл|пришли|оплат|скин|отправ)\w* (?:\w+ )?счет\w*|"
+        r"\bсчет\w* (?:на оплату|не пришел|не оплачен|для бухгалтерии)|\bинвойс\w*|\binvoice|"
+        r"\bсписа(?:л|ли|ние|ния|но)\w*|\bсписыва\w*|\bреквизит\w*|"
         r"(?:на|по|пополн\w*|отрицательн\w*|нулев\w*) баланс\w*|баланс\w* (?:счет|аккаунт)\w*|"
         r"закрывающ\w* документ\w*|\bакт\w* (?:сверки|выполненных)|двойн\w* (?:оплат|списан)\w*|"
         r"не прош\w* (?:оплат|платеж)\w*|\bпостоплат\w*|\bпредоплат\w*"
@@ -59,7 +63,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:сервис|поддержк|обслуживани)\w*|позовите (?:руководств|начальств)\w*"
     ),
     "legal": re.compile(
-        r"\bдоговор\w*|\bоферт\w*|\bюрист\w*|\bюридическ\w*|\bв суд\b|\bсуд(?:ом|е|а)?\b|"
+        r"\bдоговор\w*|\bоферт\w*|\bюрлиц\w*|\bюридическ\w*|\bв суд\b|\bсуд(?:ом|е|а)?\b|"
         r"\bиск(?:ом|а)?\b|\bgdpr\b|152-?фз|персональн\w* данн\w*|\bnda\b|\bндс\b|"
         r"\bдосудебн\w*"
     ),

@@ -43,6 +43,8 @@ def test_people_decide_these(message: str, topics: tuple[str, ...]) -> None:
         "почему моя карта не работает в режиме MIG",
         "сколько GPU-часов в месяце",
         "сколько стоит H100 в месяц и сколько это в час",
+        "на 4 H100 с 20 декабря по 10 января — какой выйдет счёт?",  # a cost question
+        "делаем ассистента для юристов на Llama 3 8B — сколько нужно памяти?",
     ],
 )
 def test_glossary_questions_are_not_triaged(message: str) -> None:
