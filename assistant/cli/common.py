@@ -47,8 +47,12 @@ def user_errors() -> Iterator[None]:
 
 
 def print_error(e: AssistantError) -> None:
-    """The Russian message, once (the internal detail stays in logs, never doubled here)."""
+    """The Russian message, then the detail only when it says something more (which setting is
+    wrong) — a message equal to the user text is not printed twice."""
     err_console.print(f"[red]Ошибка:[/red] {escape(e.user_message)}", highlight=False)
+    detail = str(e).strip()
+    if detail and detail != e.user_message.strip():
+        err_console.print(f"[dim]{escape(detail)}[/dim]", highlight=False)
 
 
 def error_code(e: AssistantError) -> str:
