@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from assistant.answer.compose import Picked, SentenceBank, pick
+from assistant.answer.compose import Picked, SentenceBank, general_first, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
 from assistant.corpus.catalog import Catalog
@@ -14,6 +14,7 @@ from assistant.parsing.message import ParsedMessage, Reader
 from assistant.parsing.text import Tokens, tokenize
 from assistant.routing.router import wants_calculation
 from assistant.routing.scope import Scope, decide_scope
+from assistant.routing.triage import handoff_answer, triage
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
@@ -83,6 +84,8 @@ class Engine:
             return self._fixed("injection", req, refused=True)
         if sig.greeting:
             return self._fixed("greeting", req, thanks=sig.thanks)
+        if (handoff := triage(req.text)) is not None:  # refunds, outages, accounts: people decide
+            return handoff_answer(handoff, req.text, req.carried, self.settings.prompts_dir)
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
             return self._fixed("out_of_scope", req, refused=True)
         outcome = self._calculate(req)
@@ -198,7 +201,8 @@ class Engine:
         return self._finish(ctx, meta, refused=True)
 
     def _explain(self, req: Searched) -> Answer:
-        slugs, retrieval, question = req.scope.slugs, req.retrieval, req.question.text
+        slugs = general_first(req.scope.slugs, self.entries, req.text)  # «HBM» → HBM3e first
+        retrieval, question = req.retrieval, req.question.text
         route: Route = "comparison" if len(slugs) > 1 and req.scope.comparison else "term"
         if route == "term" and not (
             req.message.signals.defined_term and slugs[0] in retrieval.alias
@@ -273,7 +277,12 @@ class Engine:
         route: Route = "clarify" if outcome.missing else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
         calls = [
-            ToolCall(name=r.tool, arguments=r.inputs, result=r.model_dump())
+            ToolCall(
+                name=r.tool,
+                arguments=r.inputs,
+                result=r.model_dump(),
+                display=self.tools.display(r, outcome.arguments, outcome.notes_ru),
+            )
             for r in outcome.results
         ]
         ctx = AnswerContext(

@@ -133,7 +133,8 @@ _POW2 = {2**k for k in range(1, 14)}
 def _tokens(value: float, suffix: str, out: Found) -> int:
     if suffix in ("k", "к") and value in _POW2:
         n = int(value) * 1024
-        out.notes.append(f"{int(value)}k понимаем как {n:,} токенов".replace(",", " "))
+        word = "токена" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "токенов"
+        out.notes.append(f"{int(value)}k понимаем как {n:,} {word}".replace(",", " "))
         return n
     if suffix.startswith(("k", "к", "тыс")):
         return round(value * 1000)

@@ -8,6 +8,7 @@ fee, fair use. Prices in corpus/prices.yaml are examples only; every call may pa
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -119,7 +120,20 @@ def _from_example(inp: CostInput, gpu: str, catalog: Catalog) -> Rate:
         f"Для примера возьмём {catalog.gpus[gpu].name} за {usd(ex.price_month_usd)} в месяц — "
         f"это около {usd(h)} за GPU-час ({usd(ex.price_month_usd)} ÷ {hpm}{NBSP}ч)."
     )
-    return h, text, [f"цена — пример из глоссария ({ex.source}), а не прайс-лист; подставьте свою"]
+    return h, text, [f"цена — пример из глоссария{example_note(ex.source)}, {NOT_A_PRICE_LIST}"]
+
+
+NOT_A_PRICE_LIST = "а не прайс-лист; подставьте свою"
+_SOURCE = re.compile(r"^glossary:[\w.-]+\s*(?:\((?P<what>.*)\))?\s*$")
+
+
+def example_note(source: str) -> str:
+    """prices.yaml's «glossary:gpu-hour (один H100 за 2 190 $ в месяц)» → « (один H100 за …)»:
+    the slug is a reference for maintainers, never text for a customer."""
+    m = _SOURCE.match(source.strip())
+    if m is None:
+        return f" ({source})" if source and ":" not in source else ""
+    return f" ({m.group('what')})" if m.group("what") else ""
 
 
 def egress_tb(gpus: int, prices: Prices) -> float:

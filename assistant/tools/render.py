@@ -25,11 +25,40 @@ TOOL_RU = {
 
 
 def result_text(r: ToolResult, notes: list[str] | None = None) -> str:
-    assumed = [*(notes or []), *r.assumptions_ru]
+    """Summary, then the same assumptions the display block lists (defaults grouped)."""
+    from assistant.tools.display import assumptions
+
     text = r.summary_ru
+    assumed = assumptions_text(assumptions(r, notes or []))
     if assumed:
-        text += "\nДопущения: " + "; ".join(assumed) + "."
-    return text + f" Расчёт: {TOOL_RU.get(r.tool, r.tool)}."
+        text += "\nДопущения: " + assumed + "."
+    return text + f" Расчёт: {TOOL_RU.get(r.tool, 'калькулятор')}."
+
+
+DEFAULT_MARK = " — по умолчанию"
+
+
+def assumptions_text(items: list[str]) -> str:
+    """«8k понимаем как 8 192 токена; по умолчанию — KV-кэш в FP16, 1 одновременный запрос; …»:
+    the order of `items`, the defaults gathered where the first of them stands."""
+    defaults = [
+        _lower_first(a.removesuffix(DEFAULT_MARK)) for a in items if a.endswith(DEFAULT_MARK)
+    ]
+    out: list[str] = []
+    for item in items:
+        if not item.endswith(DEFAULT_MARK):
+            out.append(_lower_first(item))
+        elif defaults:
+            out.append("по умолчанию — " + ", ".join(defaults))
+            defaults = []
+    return "; ".join(out)
+
+
+def _lower_first(text: str) -> str:
+    """«Запас …» → «запас …», but «KV-кэш», «ГБ», «FP8» keep their capitals."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
 
 
 def _short(r: ToolResult) -> str:

@@ -10,11 +10,13 @@ The tool definitions themselves live in tools/registry.py.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from assistant.corpus.catalog import Catalog
 from assistant.parsing.message import ParsedMessage, Reader
 from assistant.tools.base import Tool, ToolResult
+from assistant.tools.display import Display, build_display
 from assistant.tools.registry import get_tool
 from assistant.tools.solve import NumericOutcome, solve
 
@@ -33,6 +35,12 @@ class Toolbox:
     def run(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Validate and compute; invalid input → ToolInputError with a Russian message."""
         return get_tool(name).run(arguments, self.catalog)
+
+    def display(
+        self, result: ToolResult, stated: Iterable[str] | None = None, notes: Iterable[str] = ()
+    ) -> Display:
+        """The readable presentation of a result (tools/display.py), with catalogue names."""
+        return build_display(result, self.catalog, stated, notes)
 
     def solve(
         self, message: str | ParsedMessage, carried: dict[str, Any] | None = None

@@ -55,11 +55,24 @@ async def test_numeric_question_and_follow_up(start_bot: Any, botapi: BotAPIServ
     [first] = await botapi.until(answers(botapi, CHAT))
     assert "<pre>" in first.html and "FP8" in first.text
     table = first.html.split("<pre>")[1].split("</pre>")[0]
-    assert "веса" in table and "70,6 ГБ" in table
+    assert "Веса" in table and "70,6\u00a0ГБ" in table
     botapi.push_message(CHAT, "а в FP4?")
     second = (await botapi.until(answers(botapi, CHAT, 2)))[1]
     assert "FP4" in second.text and "35,3" in second.text  # 70.6B × 0.5 byte: needs history
     assert "<pre>" in second.html
+
+
+async def test_fit_answer_is_one_readable_message(start_bot: Any, botapi: BotAPIServer) -> None:
+    await start_bot()
+    botapi.push_message(CHAT, "поместится ли Llama 3 70B в FP8 на H100?")
+    [reply] = await botapi.until(answers(botapi, CHAT))
+    assert botapi.calls_of("sendMessage")[0].ok  # Telegram parsed the HTML
+    assert len(botapi.sent(CHAT)) == 1 and len(reply.text) <= 4096
+    assert "<b>Подбор GPU</b>" in reply.html and "Варианты GPU" in reply.text
+    options = reply.html.split("<pre>")[2].split("</pre>")[0]
+    assert "H100 SXM" in options and "впритык" in options and "h100-sxm" not in reply.text
+    for leak in ("_gb", "{'", "[object", "gpu_fit", "маршрут"):
+        assert leak not in reply.text
 
 
 async def test_restart_keeps_the_conversation(start_bot: Any, botapi: BotAPIServer) -> None:
