@@ -54,24 +54,36 @@
     return { turns: turns, warning: warning };
   }
 
+  /* «Передать специалисту: оплата и инциденты» as the banner's heading, the reason under it
+   * (a trailing «Передать специалисту (…).» in the reason moves up into the heading). */
   function verdict(d) {
     var box = $("handoff");
     box.textContent = "";
     if (d.handoff) {
-      box.appendChild(el("strong", "Передать специалисту"));
       var reason = typeof d.handoff_reason === "string" ? d.handoff_reason.trim() : "";
-      box.appendChild(document.createTextNode(reason ? ": " + reason : "."));
+      var team = reason.match(/\s*Передать специалисту\s*(?:\(([^)]*)\))?\.?$/);
+      if (team) reason = reason.slice(0, team.index).trim();
+      var head = "Передать специалисту" + (team && team[1] ? ": " + team[1] : reason ? ":" : "");
+      box.appendChild(el("strong", head));
+      if (reason) box.appendChild(el("p", reason));
     }
     show("handoff", !!d.handoff);
   }
 
+  var TONES = { ok: " fg-good", warn: " fg-warn", info: "" };
+
+  /* The server's Russian badges when it sends them; otherwise the confidence level alone. */
   function badges(d) {
     var box = $("badges");
     box.textContent = "";
     var level = LEVELS[d.confidence] ? d.confidence : "medium";
-    var cls = level === "low" ? " fg-warn" : level === "high" ? " fg-good" : "";
-    box.appendChild(el("span", "Уверенность: " + LEVELS[level], "fg-badge" + cls));
-    if (d.refused) box.appendChild(el("span", "Глоссарий не отвечает", "fg-badge fg-warn"));
+    var given = (d.badges || []).filter(function (b) {  // the banner already says «передать»
+      return b && typeof b.text === "string" && !(d.handoff && /^Передать специалисту/.test(b.text));
+    });
+    if (!given.length) {
+      given = [{ text: "Уверенность: " + LEVELS[level], tone: { high: "ok", low: "warn" }[level] || "info" }];
+    }
+    given.forEach(function (b) { box.appendChild(el("span", b.text, "fg-badge" + (TONES[b.tone] || ""))); });
     var words = typeof d.confidence_text === "string" && d.confidence_text.trim();
     $("confidence").textContent = words || LEVEL_TEXT[level];
     show("confidence", true);
