@@ -139,6 +139,7 @@
     $("badges").textContent = "";
     $("draft").textContent = "";
     $("copy").disabled = true;
+    show("copy", true);
   }
 
   $("ask").addEventListener("submit", async function (e) {
@@ -169,8 +170,12 @@
     verdict(d);
     warn((typeof d.thread_warning === "string" && d.thread_warning.trim()) || thread.warning);
     badges(d);
-    $("draft").textContent = d.draft;
-    $("copy").disabled = !d.draft;
+    // a handoff without a reply to send: the banner says it all, no text to copy
+    var none = d.handoff && !(d.calculations || []).length && /^Черновик не нужен/.test(d.draft || "");
+    $("draft").textContent = none ? "Черновик не нужен: клиенту ответит специалист." : d.draft;
+    $("draft").classList.toggle("fg-muted", none);
+    $("copy").disabled = none || !d.draft;
+    show("copy", !none);
     evidence(d);
     calcs(d.calculations);
     // one column on a phone: the verdict is below the form, bring it into view

@@ -36,7 +36,7 @@
     return el(tag, kind(shown), shown);
   }
 
-  function pairs(caption, items, cls) {
+  function pairs(caption, items, cls, alignNumbers) {
     var rows = list(items).map(function (item) {
       var label = text(item && item.label), value = text(item && item.value);
       if (!label || !value) return null;
@@ -45,7 +45,7 @@
       if (note) th.appendChild(el("span", "fg-calc-note", note));
       var tr = el("tr", item.strong === true ? "fg-strong" : "");
       tr.appendChild(th);
-      tr.appendChild(cell("td", value));
+      tr.appendChild(alignNumbers ? cell("td", value) : el("td", "", value));
       return tr;
     }).filter(Boolean);
     if (!rows.length) return null;
@@ -99,8 +99,8 @@
     if (title) section.appendChild(el("p", "fg-calc-title", title));
     if (headline) section.appendChild(el("p", "fg-calc-headline", headline));
     var parts = [
-      pairs("Исходные данные", display.inputs, "fg-calc-inputs"),
-      pairs("Расчёт", display.rows, "fg-calc-rows"),
+      pairs("Исходные данные", display.inputs, "fg-calc-inputs", false),
+      pairs("Расчёт", display.rows, "fg-calc-rows", true),
       options(display.table),
       assumptions(display.assumptions)
     ].filter(Boolean);
