@@ -54,6 +54,14 @@
     return { turns: turns, warning: warning };
   }
 
+  /* Lines we could read go as structured turns; a paste we could not read (a helpdesk export
+   * such as «Иван Петров, 10:31 …») goes as `thread_text` for the server's own parser. */
+  function request(thread) {
+    var raw = $("thread").value;
+    if (thread.warning && raw.trim()) return { message: $("message").value, thread_text: raw };
+    return { message: $("message").value, thread: thread.turns };
+  }
+
   /* «Передать специалисту: оплата и инциденты» as the banner's heading, the reason under it
    * (a trailing «Передать специалисту (…).» in the reason moves up into the heading). */
   function verdict(d) {
@@ -155,7 +163,7 @@
     var r = await fetch("/v1/suggest", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-API-Key": key.value },
-      body: JSON.stringify({ message: $("message").value, thread: thread.turns })
+      body: JSON.stringify(request(thread))
     }).catch(function () { return null; });
     var d = r ? await r.json().catch(function () { return null; }) : null;
     $("submit").disabled = false;
@@ -168,7 +176,8 @@
     $("result").setAttribute("data-state", "done");
     $("status").textContent = "";
     verdict(d);
-    warn((typeof d.thread_warning === "string" && d.thread_warning.trim()) || thread.warning);
+    // the server's verdict on a thread it parsed itself; ours when it did not (older server)
+    warn("thread_warning" in d ? String(d.thread_warning || "").trim() : thread.warning);
     badges(d);
     // a handoff without a reply to send: the banner says it all, no text to copy
     var none = d.handoff && !(d.calculations || []).length && /^Черновик не нужен/.test(d.draft || "");

@@ -98,6 +98,20 @@ def test_unreadable_thread_is_flagged(page: Any, agent_server: str) -> None:
     assert_fits_width(page)
 
 
+def test_helpdesk_export_is_read_as_the_conversation(page: Any, agent_server: str) -> None:
+    export = (
+        "Иван Петров, 10:31\n"
+        "Добрый день! Сколько видеопамяти нужно для Llama 3 70B?\n"
+        "Оператор Мария, 10:32\n"
+        "Здравствуйте, Иван! Около 140 ГБ в BF16."
+    )
+    result = suggest(page, agent_server, "А если в FP8?", export)
+    assert result.locator("#thread-warning").is_hidden()
+    calc = result.locator("#calcs .fg-calc")
+    assert calc.count() >= 1
+    assert "Llama 3" in calc.first.inner_text()  # the model came from the pasted thread
+
+
 def test_key_stays_in_session_storage(page: Any, agent_server: str, browser: Any) -> None:
     page.set_viewport_size(DESKTOP)
     with page.expect_request("**/v1/suggest") as sent:
