@@ -10,6 +10,7 @@ import typer
 
 from assistant.cli import app, eval_app
 from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
+from assistant.evaluation.sets import SplitChoice
 
 if TYPE_CHECKING:
     from assistant.pipeline import Pipeline
@@ -114,14 +115,19 @@ def eval_answers(
     eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval"),
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
     limit: Annotated[
-        int, typer.Option(help="Не больше N вопросов из каждого набора (0 — все)")
+        int, typer.Option(help="Не больше N вопросов каждого сплита из каждого набора (0 — все)")
     ] = 0,
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
 ) -> None:
-    """Цитирование, отказы, числа, диалоги, нарушения и задержка по маршрутам."""
+    """Цитирование (термины и вопросы-проблемы), отказы, расчёты, диалоги, устойчивость,
+    нарушения и задержка; dev и test рядом, цели задачи — у показателей test."""
     from assistant.evaluation.answers import evaluate, render_report
 
     with user_errors():
-        report = evaluate(_pipeline(), eval_dir, limit=limit)
+        report = evaluate(_pipeline(), eval_dir, limit=limit, choice=split)
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
     else:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
 from assistant.cli import app, eval_app
 from assistant.cli.common import console, read_stdin_lines, user_errors
+from assistant.evaluation.sets import SplitChoice
 
 _SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
 
@@ -145,26 +146,31 @@ def calc(
 @eval_app.command("tools")
 def eval_tools(
     path: str = typer.Option("eval/numeric.jsonl", "--file", help="Набор вопросов"),
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
     as_json: bool = typer.Option(False, "--json"),
-    show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
+    show: bool = typer.Option(False, "--show-failures", help="Показать ошибки (только dev)"),
 ) -> None:
-    """Точность извлечения параметров и правильность расчётов на eval/numeric.jsonl."""
+    """Точность извлечения параметров и правильность расчётов (eval/numeric.jsonl или
+    eval/numeric_phrased.jsonl), dev и test рядом."""
+    from assistant.evaluation.scoring import fmt
     from assistant.evaluation.tools import evaluate
 
     with user_errors():
-        report = evaluate(Path(path)).as_dict()
+        report = evaluate(Path(path), split).as_dict()
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
         return
-    console.print(
-        f"Вопросов: {report['cases']}\n"
-        f"Извлечение параметров, точное совпадение: {report['extraction_exact']:.1%}\n"
-        f"Правильные результаты (при верном извлечении): {report['results_correct']:.1%} "
-        f"из {report['results_checked']}",
-        highlight=False,
-    )
+    for col, r in report["by_column"].items():
+        console.print(
+            f"{col}: вопросов {r['cases']}; извлечение параметров, точное совпадение "
+            f"{fmt(r['extraction_exact'])}; правильные результаты (при верном извлечении) "
+            f"{fmt(r['results_correct'])} из {r['results_checked']}",
+            highlight=False,
+        )
     if show:
         for f in report["failures"]:
-            console.print(
-                f"[yellow]{f['id']}[/yellow] {f['question']}\n  " + "\n  ".join(f["problems"])
-            )
+            text = f"{f['id']} {f['question']}\n  " + "\n  ".join(f["problems"])
+            console.print(text, markup=False, highlight=False)
