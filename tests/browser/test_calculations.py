@@ -65,6 +65,8 @@ def test_fit_answer_has_a_gpu_table(
     assert len(gpus) >= 3 and all(gpus), gpus
     assert any("H200" in g for g in gpus), gpus  # Llama 3 70B in FP8 fits one H200
     assert calc.locator(".fg-calc-rows tr.fg-strong").count() == 1  # the total, in bold
+    box = calc.locator(".fg-scroll").evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert box[0] <= box[1], f"the GPU table is cut off: {box}"  # every column in view
     assert_fits_width(page)
     calc.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"fit-{size}.png"))
