@@ -1,10 +1,11 @@
-"""Static web files (assistant/web) → the demo page `/`, `/agent`, `/widget.js`, `/widget.css`."""
+"""Static web files (assistant/web) → the demo page `/`, `/agent`, `/widget.js`, `/widget.css`,
+`/display.js` (calculation blocks), and `/widget.json` (the limits the widget shows as you type)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -16,6 +17,7 @@ _FILES = {
     "/widget.js": ("widget.js", "text/javascript; charset=utf-8"),
     "/widget.css": ("widget.css", "text/css; charset=utf-8"),
     "/agent.js": ("agent.js", "text/javascript; charset=utf-8"),
+    "/display.js": ("display.js", "text/javascript; charset=utf-8"),
 }
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -50,3 +52,10 @@ def _route(url_path: str) -> None:
 
 for _path in _FILES:
     _route(_path)
+
+
+@router.get("/widget.json")
+async def widget_config(request: Request) -> dict[str, int]:
+    """The server's own message limit, so the widget's counter and the 422 agree."""
+    limit = int(request.app.state.settings.max_message_chars)
+    return {"max_message_chars": limit}
