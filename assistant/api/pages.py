@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
+
+from assistant.api.deps import SettingsDep
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 router = APIRouter(include_in_schema=False)
@@ -55,7 +57,6 @@ for _path in _FILES:
 
 
 @router.get("/widget.json")
-async def widget_config(request: Request) -> dict[str, int]:
+async def widget_config(settings: SettingsDep) -> dict[str, int]:
     """The server's own message limit, so the widget's counter and the 422 agree."""
-    limit = int(request.app.state.settings.max_message_chars)
-    return {"max_message_chars": limit}
+    return {"max_message_chars": settings.max_message_chars}

@@ -131,7 +131,8 @@ def test_key_stays_in_session_storage(page: Any, agent_server: str, browser: Any
     assert page.evaluate("sessionStorage.length") == 0
 
 
-CONTRACT: dict[str, Any] = {  # the example of the DISPLAY contract, plus values a renderer must not print
+# the example of the DISPLAY contract, plus values a renderer must not print
+CONTRACT: dict[str, Any] = {
     "title": "Подбор GPU",
     "headline": "Llama 3 70B в FP8: около 77–92 ГБ — поместится на одну H200 (141 ГБ).",
     "inputs": [

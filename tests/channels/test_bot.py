@@ -343,7 +343,7 @@ async def test_a_follow_up_waits_for_the_answer_before_it(
     assert botapi.sent(CHAT) == []  # the follow-up did not overtake the held answer
     gate.release()
     first, second = await botapi.until(answers(botapi, CHAT, 2))
-    assert "70,6 ГБ" in first.html and "35,3" in second.text  # FP4 of the same 70.6B model
+    assert "70,6\u00a0ГБ" in first.html and "35,3" in second.text  # FP4 of the same 70.6B model
     assert gate.order.index(gate.held) < gate.order.index("а в FP4?")
 
 
@@ -360,6 +360,6 @@ async def test_reset_waits_for_the_answer_in_flight(
     assert botapi.sent(CHAT) == []
     gate.release()
     answer, reset = await botapi.until(answers(botapi, CHAT, 2))
-    assert "70,6 ГБ" in answer.html and reset.text == texts.RESET
+    assert "70,6\u00a0ГБ" in answer.html and reset.text == texts.RESET
     stored = bot.repository.messages(before)  # the answer landed in the old conversation
     assert [m.role for m in stored] == ["user", "assistant"]
