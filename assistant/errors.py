@@ -11,7 +11,9 @@ AssistantError                      base; every error carries a Russian `user_me
 │   └── MissingParameterError       a required argument is absent (engine asks a question)
 ├── GenerationError                 answer generation failed
 │   ├── LLMUnavailableError         server unreachable, timed out, or circuit open
-│   └── GroundingError              answer failed citation/number checks
+│   ├── GroundingError              answer failed citation/number checks
+│   └── AnswerFailedError           the engine raised something untyped (a bug); the channel
+│                                   says so in Russian, the question stays stored
 └── InputError                      user input rejected at an edge (empty, too long…)
 """
 
@@ -96,6 +98,15 @@ class LLMUnavailableError(GenerationError):
 
 class GroundingError(GenerationError):
     pass
+
+
+class AnswerFailedError(GenerationError):
+    """An untyped exception escaped the engine while answering (OverflowError on a 400-digit
+    number, a bug): channels show this Russian text instead of a server error. The original
+    exception is the `__cause__`; its text never reaches a user."""
+
+    def __init__(self) -> None:
+        super().__init__(self.user_message)
 
 
 class InputError(AssistantError):

@@ -15,7 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
-from assistant.api.errors import install_error_handlers
+from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, RateLimiter
 from assistant.api.metrics import Metrics, MetricsMiddleware
 from assistant.conversation import ChatService
@@ -46,14 +46,18 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         app.include_router(module.router)
     if settings.telegram_token.get_secret_value():
         _mount_telegram(app, service, settings)
+    # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
+    # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413).
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(CatchAllMiddleware)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),
         allow_methods=["GET", "POST"],
         allow_headers=["Content-Type"],
+        expose_headers=["Retry-After"],  # the widget reads how long to wait after a 429
         max_age=600,
     )
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return app
 

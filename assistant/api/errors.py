@@ -1,4 +1,8 @@
-"""Exceptions in a request → JSON `{"error": {"code", "message"}}` with a Russian message."""
+"""Exceptions in a request → JSON `{"error": {"code", "message"}}` with a Russian message.
+
+Typed failures are mapped by the handlers below; anything else is caught by CatchAllMiddleware,
+which sits inside the CORS middleware, so even a 500 carries the CORS headers a browser needs.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from assistant.errors import (
+    AnswerFailedError,
     AssistantError,
     ConfigError,
     CorpusError,
@@ -58,6 +64,8 @@ def assistant_error_status(exc: AssistantError) -> tuple[int, str]:
     """Which HTTP status and code an engine failure becomes."""
     if isinstance(exc, InputError):
         return 422, exc.code
+    if isinstance(exc, AnswerFailedError):  # the engine cannot answer this question
+        return 422, "answer_failed"
     if isinstance(exc, ToolError):
         return 422, "calculation_failed"
     if isinstance(exc, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
@@ -111,14 +119,40 @@ async def _on_http(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, dict(exc.headers or {}))
 
 
-async def _on_unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.error("unhandled %s in request", type(exc).__name__, exc_info=exc)
-    return error_response(500, "internal_error", AssistantError.user_message)
-
-
 def install_error_handlers(app: FastAPI) -> None:
+    """Typed failures; the untyped rest is CatchAllMiddleware's (see the module docstring)."""
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(AssistantError, _on_assistant_error)
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(StarletteHTTPException, _on_http)
-    app.add_exception_handler(Exception, _on_unexpected)
+
+
+class CatchAllMiddleware:
+    """Any exception no handler took → a JSON 500 `internal_error` without internals (logged
+    with its traceback). Starlette's own catch-all runs outside every middleware, so its 500
+    would lack CORS headers; this one runs inside CORSMiddleware. A failure after the response
+    started (a stream) cannot change the status: it is logged and the connection is closed."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        except Exception as e:
+            log.error("unhandled %s in request", type(e).__name__, exc_info=e)
+            if started:
+                raise
+            response = error_response(500, "internal_error", AssistantError.user_message)
+            await response(scope, receive, send)

@@ -60,6 +60,11 @@ class Metrics:
         self.disconnects = Counter(
             "assistant_stream_disconnects_total", "Streams the client left early", registry=r
         )
+        self.answer_failures = Counter(
+            "assistant_answer_failures_total",
+            "Questions the engine failed on with an untyped exception (answered with a 422)",
+            registry=r,
+        )
 
     def observe_answer(self, answer: Answer) -> None:
         meta = answer.meta
@@ -73,6 +78,9 @@ class Metrics:
 
     def observe_feedback(self, score: int) -> None:
         self.feedback.labels("up" if score > 0 else "down").inc()
+
+    def observe_failure(self) -> None:
+        self.answer_failures.inc()
 
 
 class MetricsMiddleware:

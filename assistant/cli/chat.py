@@ -60,8 +60,21 @@ def ask(
         _answer_line(pipeline, line, as_json=as_json, verbose=verbose)
 
 
+def _answer(pipeline: Pipeline, message: str, history: list[Turn] | None = None) -> Answer:
+    """The engine's answer; an untyped exception becomes AnswerFailedError, so the person at
+    the terminal reads one Russian line instead of a traceback (as every other channel)."""
+    from assistant.errors import AnswerFailedError, AssistantError
+
+    try:
+        return pipeline.answer(message, history or [])
+    except AssistantError:
+        raise
+    except Exception as e:
+        raise AnswerFailedError() from e
+
+
 def _answer_one(pipeline: Pipeline, question: str, *, as_json: bool, verbose: bool) -> None:
-    answer = pipeline.answer(question)
+    answer = _answer(pipeline, question)
     typer.echo(_json(answer)) if as_json else print_answer(console, answer, verbose=verbose)
 
 
@@ -69,7 +82,7 @@ def _answer_line(pipeline: Pipeline, line: str, *, as_json: bool, verbose: bool)
     from assistant.errors import AssistantError
 
     try:
-        answer = pipeline.answer(line)
+        answer = _answer(pipeline, line)
     except AssistantError as e:
         if as_json:
             typer.echo(json.dumps(error_json(e), ensure_ascii=False))
@@ -107,7 +120,7 @@ def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn], verbose: b
     from assistant.errors import AssistantError
 
     try:
-        answer = pipeline.answer(message, history)
+        answer = _answer(pipeline, message, history)
     except KeyboardInterrupt:
         console.print("[dim](прервано)[/dim]")
         return

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from assistant.errors import (
+    AnswerFailedError,
     AssistantError,
     ConfigError,
     CorpusError,
@@ -59,6 +60,8 @@ def error_code(e: AssistantError) -> str:
     """The same machine codes as the HTTP API's `{"error": {"code", …}}`."""
     if isinstance(e, InputError):
         return "invalid_input"
+    if isinstance(e, AnswerFailedError):
+        return "answer_failed"
     if isinstance(e, ToolError):
         return "calculation_failed"
     if isinstance(e, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):

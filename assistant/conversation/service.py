@@ -11,22 +11,24 @@ The one conversation service behind HTTP (/v1/chat, SSE, OpenAI, /v1/suggest) an
 Every channel gets the same rules: one validator (InputError with one Russian text), the
 question stored before answering (a failing engine never loses it), a FIFO cap on answers in
 flight (Settings.max_concurrent_answers) and one question at a time per conversation.
-Blocking work (engine, database) always runs off the event loop.
+Blocking work (engine, database) always runs off the event loop. Every engine call goes through
+one safety net: an untyped exception is logged with its traceback and becomes AnswerFailedError
+(a Russian message, HTTP 422), so no question a user can type is a server error.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from anyio import to_thread
 
 from assistant.conversation.admission import Admission, ConversationLocks, answer_slots
 from assistant.conversation.validation import validate_message
-from assistant.errors import AssistantError
+from assistant.errors import AnswerFailedError, AssistantError
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
 
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("assistant.conversation")
 HISTORY_TURNS = 10
+T = TypeVar("T")
 
 
 class AnswerEngine(Protocol):
@@ -56,12 +59,17 @@ class AnswerObserver(Protocol):
 
     def observe_feedback(self, score: int) -> None: ...
 
+    def observe_failure(self) -> None: ...
+
 
 class _Unobserved:
     def observe_answer(self, answer: Answer) -> None:
         pass
 
     def observe_feedback(self, score: int) -> None:
+        pass
+
+    def observe_failure(self) -> None:
         pass
 
 
@@ -148,17 +156,21 @@ class ChatService:
     async def answer(self, question: Question) -> Reply:
         """The engine's answer under an admission slot, then stored (call inside `turn`)."""
         async with self.admission.slot():
-            answer = await to_thread.run_sync(self.engine.answer, question.text, question.history)
+            answer = await to_thread.run_sync(
+                self._engine, self.engine.answer, question.text, question.history
+            )
         return await self._store_answer(question, answer)
 
     async def stream(self, question: Question) -> AsyncIterator[str | Reply]:
         """Text deltas of an answer that already passed every check, then the stored Reply
         (call inside `turn`); closed, and the slot given back, if the consumer leaves."""
-        events = self.engine.stream(question.text, question.history)
+        events = self._engine(self.engine.stream, question.text, question.history)
         answer: Answer | None = None
         try:
             async with self.admission.slot():
-                while (event := await to_thread.run_sync(next, events, None)) is not None:
+                while (
+                    event := await to_thread.run_sync(self._engine, next, events, None)
+                ) is not None:
                     if event.kind == "delta":
                         yield event.text
                     elif event.answer is not None:
@@ -180,10 +192,12 @@ class ChatService:
         question = history[last].content
         try:
             async with self.admission.slot():
-                earlier = await to_thread.run_sync(self.engine.answer, question, history[:last])
+                earlier = await to_thread.run_sync(
+                    self._engine, self.engine.answer, question, history[:last]
+                )
+            _, bot = self._engine(self.engine.turns_for, question, earlier)
         except AssistantError:
             return history
-        _, bot = self.engine.turns_for(question, earlier)
         turns = list(history)
         if last + 1 < len(turns) and turns[last + 1].role == "assistant":
             turns[last + 1] = turns[last + 1].model_copy(
@@ -216,6 +230,18 @@ class ChatService:
         database = await to_thread.run_sync(self.repo.ping)
         return {**engine, "database": database}
 
+    def _engine(self, call: Callable[..., T], *args: Any) -> T:
+        """The transport's safety net around every engine call: typed failures pass through;
+        anything else is logged once with its traceback and becomes AnswerFailedError."""
+        try:
+            return call(*args)
+        except AssistantError:
+            raise
+        except Exception as e:
+            log.error("the engine raised %s; answered with an error", type(e).__name__, exc_info=e)
+            self.observer.observe_failure()
+            raise AnswerFailedError() from e
+
     def _store_question(self, text: str, where: Where, history: list[Turn] | None) -> Question:
         repo = self.repo
         if where.external_id is not None:
@@ -235,7 +261,7 @@ class ChatService:
         return Reply(answer, question.session_id, message_id)
 
     def _add_answer(self, question: Question, answer: Answer) -> str:
-        _, assistant_turn = self.engine.turns_for(question.text, answer)
+        _, assistant_turn = self._engine(self.engine.turns_for, question.text, answer)
         return self.repo.add_answer(
             question.session_id, question.question_id, answer, assistant_turn
         )

@@ -109,7 +109,7 @@ async def test_stream_failure_is_an_error_event_and_the_question_is_kept(
     events = sse_events(r.text)
     assert [name for name, _ in events] == ["session", "error"]
     error = events[1][1]["error"]
-    assert error["code"] == "internal_error" and "ошибка" in error["message"]
+    assert error["code"] == "answer_failed" and "Не получилось" in error["message"]
     stored = context_of(app).repository.messages(events[0][1]["session_id"])
     assert [(m.role, m.content) for m in stored] == [("user", "вопрос перед падением")]
     assert "assistant_stream_disconnects_total 0.0" in metrics  # an error is not a client leaving

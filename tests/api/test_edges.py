@@ -86,9 +86,11 @@ async def test_cors_only_for_configured_origins(
         assert "access-control-allow-origin" not in bad.headers
 
 
-async def test_engine_crash_is_a_json_500_and_the_question_is_kept(
+async def test_engine_crash_is_a_russian_422_and_the_question_is_kept(
     pipeline: Any, api_settings: Any
 ) -> None:
+    """An untyped engine exception is the transport's to catch: a clear Russian 422, never a
+    500 with internals (issue 14; it was a 500 before)."""
     boom = RuntimeError("secret internal detail /etc/passwd")
     app = make_app(Failing(pipeline, "вопрос перед падением", boom), api_settings)
     async with client_for(app) as client:
@@ -96,7 +98,7 @@ async def test_engine_crash_is_a_json_500_and_the_question_is_kept(
         r = await client.post(
             "/v1/chat", json={"message": "вопрос перед падением", "session_id": first["session_id"]}
         )
-    assert_error(r, 500, "internal_error")
+    assert_error(r, 422, "answer_failed")
     assert "secret" not in r.text and "Traceback" not in r.text
     stored = context_of(app).repository.messages(first["session_id"])
     assert stored[-1].content == "вопрос перед падением" and stored[-1].role == "user"

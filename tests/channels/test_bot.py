@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from assistant.channels.telegram import texts
-from assistant.errors import LLMUnavailableError
+from assistant.errors import AnswerFailedError, LLMUnavailableError
 from assistant.schema import Answer, Citation, Turn
 from tests.api.engines import Failing, Gate, InFlight
 from tests.channels.botapi_server import BotAPIServer, Stored
@@ -263,7 +263,7 @@ async def test_engine_failure_gives_an_apology(start_bot: Any, botapi: BotAPISer
     await start_bot(BrokenEngine())
     botapi.push_message(CHAT, "что такое NVLink?")
     [reply] = await botapi.until(answers(botapi, CHAT))
-    assert reply.text == texts.APOLOGY
+    assert reply.text == AnswerFailedError.user_message  # the text HTTP puts in its 422 body
 
 
 async def test_too_long_question_gets_the_engine_message(
@@ -295,7 +295,7 @@ async def test_engine_failure_keeps_the_question(start_bot: Any, botapi: BotAPIS
     bot = await start_bot(BrokenEngine())
     botapi.push_message(CHAT, "что такое NVLink?")
     [reply] = await botapi.until(answers(botapi, CHAT))
-    assert reply.text == texts.APOLOGY and "/secret/path" not in reply.text
+    assert reply.text == AnswerFailedError.user_message and "/secret/path" not in reply.text
     conversation = bot.repository.get_or_create_conversation("telegram", str(CHAT))
     stored = bot.repository.messages(conversation)
     assert [(m.role, m.content) for m in stored] == [("user", "что такое NVLink?")]
