@@ -105,7 +105,18 @@ class Settings(BaseSettings):
     db_path: Path = Field(default_factory=_db_path)
     max_message_chars: int = 2000
     max_body_bytes: int = 32_768
-    rate_limit_per_minute: int = 30
+    # rate limits per client IP (chat also per session); 0 switches one off (api/limits.py)
+    rate_limit_per_minute: int = 30  # /v1/chat, /v1/chat/stream, /v1/chat/completions
+    feedback_rate_limit_per_minute: int = 60  # /v1/feedback, its own bucket
+    agent_rate_limit_per_minute: int = 60  # /v1/suggest
+    agent_auth_failures: int = 10  # wrong agent keys per AGENT_LOCKOUT_S, then 429 (lockout)
+    agent_lockout_s: int = 900
+    # where the counters live: "" = PostgreSQL when DATABASE_URL is PostgreSQL (shared by the
+    # replicas), else this process; or a `limits` storage URI (redis://…, memcached://…)
+    rate_limit_storage: str = ""
+    # proxies whose X-Forwarded-For names the client (JSON list of IPs or networks, e.g.
+    # '["10.0.0.0/8"]'); empty = the socket's peer is the client, the header is ignored
+    trusted_proxies: list[str] = Field(default_factory=list)
     # answers computed at once; the rest wait in arrival order. CPU-bound embedded answers
     # gain nothing from more threads than cores and finish in order when queued (c=32: p95
     # 520-690 → 330 ms, eval/bench_http.py). 0 = 2 per core without an LLM, 64 with one

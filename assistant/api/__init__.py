@@ -16,7 +16,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
-from assistant.api.limits import BodyLimitMiddleware, RateLimiter
+from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
 from assistant.conversation import ChatService
 from assistant.settings import Settings
@@ -31,19 +31,21 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         version="0.1.0",
     )
     metrics = Metrics()
+    limiter = limiter_for(settings)
     service = ChatService(pipeline, settings, repository, observer=metrics)
     app.state.context = ApiContext(
         settings=settings,
         pipeline=pipeline,
         service=service,
         repository=repository,
-        limiter=RateLimiter(settings.rate_limit_per_minute),
+        limiter=limiter,
         metrics=metrics,
     )
     install_error_handlers(app)
     routers = (chat, openai, agent, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)
+    app.router.on_shutdown.append(limiter.close)
     if settings.telegram_token.get_secret_value():
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final

@@ -13,8 +13,9 @@ from typing import Literal
 
 from fastapi import APIRouter, Depends, Request
 
-from assistant.api.deps import GlossaryDep, ServiceDep, SettingsDep
+from assistant.api.deps import GlossaryDep, LimiterDep, ServiceDep, SettingsDep
 from assistant.api.errors import ApiError
+from assistant.api.limits import client_keys
 from assistant.api.models import Badge, SuggestRequest, SuggestResponse, ThreadMessage
 from assistant.conversation import Where
 from assistant.conversation.service import Reply
@@ -35,8 +36,10 @@ GENERATOR = {
 }
 
 
-def require_agent_key(request: Request, settings: SettingsDep) -> None:
-    """The configured key must match the header (or `Authorization: Bearer …`)."""
+async def require_agent_key(request: Request, settings: SettingsDep, limiter: LimiterDep) -> None:
+    """The configured key must match the header (or `Authorization: Bearer …`). Every request
+    counts against the agent rate; wrong keys also count against the lockout, and a locked-out
+    client gets 429 whatever key it sends, so guessing gains nothing."""
     expected = settings.agent_api_key.get_secret_value()
     if not expected:
         raise ApiError(
@@ -44,11 +47,15 @@ def require_agent_key(request: Request, settings: SettingsDep) -> None:
             "agent_disabled",
             "Помощник оператора выключен: задайте ASSISTANT_AGENT_API_KEY на сервере.",
         )
+    [ip] = client_keys(request)
+    await limiter.check("agent", ip)
+    await limiter.check_lockout(ip)
     given = request.headers.get(API_KEY_HEADER, "")
     auth = request.headers.get("Authorization", "")
     if not given and auth.lower().startswith("bearer "):
         given = auth[7:].strip()
     if not given or not secrets.compare_digest(given.encode(), expected.encode()):
+        await limiter.failed_auth(ip)
         raise ApiError(401, "unauthorized", "Неверный или отсутствующий ключ оператора.")
 
 

@@ -38,7 +38,7 @@ def chat_payload(reply: Reply) -> dict[str, object]:
 async def chat(
     body: ChatRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> dict[str, object]:
-    limiter.check(*client_keys(request, body.session_id))
+    await limiter.check("chat", *client_keys(request, body.session_id))
     reply = await service.ask(body.message, Where(CHANNEL, session_id=body.session_id))
     return chat_payload(reply)
 
@@ -57,7 +57,7 @@ async def chat_stream(
     metrics: MetricsDep,
 ) -> EventStream:
     """Events: `session` → `delta`… → `citations` → `tool_calls` → `done` (or `error`)."""
-    limiter.check(*client_keys(request, body.session_id))
+    await limiter.check("chat", *client_keys(request, body.session_id))
     service.validate(body.message)  # a bad message is a JSON 422, not a stream
     where = Where(CHANNEL, session_id=body.session_id)
     return EventStream(_stream(service, metrics, body.message, where), headers=SSE_HEADERS)
@@ -91,7 +91,7 @@ async def _stream(
 async def feedback(
     body: FeedbackRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> FeedbackResponse:
-    limiter.check(*client_keys(request))
+    await limiter.check("feedback", *client_keys(request))
     if not await service.feedback(body.message_id, body.score, body.comment.strip()):
         raise ApiError(404, "unknown_message", "Сообщение не найдено.")
     return FeedbackResponse()

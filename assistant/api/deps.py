@@ -3,6 +3,7 @@
 `create_app` stores one `ApiContext` on `app.state.context`; routes declare what they use:
 
     async def chat(body: ChatRequest, service: ServiceDep, limiter: LimiterDep) -> …
+        await limiter.check("chat", *client_keys(request, body.session_id))
 
 Tests and new routers reach the same objects with `context_of(app)`.
 """

@@ -81,7 +81,7 @@ def _completion(stored: Reply, model: str) -> dict[str, Any]:
 async def completions(
     body: CompletionRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> Any:
-    limiter.check(*client_keys(request))
+    await limiter.check("chat", *client_keys(request))
     question, history = split_messages(body.messages)
     service.validate(question)  # a bad message is a JSON 422, also for `stream: true`
     where = Where(CHANNEL, history=history)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from assistant.cli import app
 from assistant.cli.common import console, settings, user_errors
+from assistant.settings import Settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 @app.command("serve")
@@ -42,9 +46,27 @@ def serve(
     if not s.agent_api_key.get_secret_value():
         console.print("  [yellow]/agent выключен: задайте ASSISTANT_AGENT_API_KEY[/yellow]")
     try:
-        uvicorn.run(app_, host=s.host, port=s.port, log_level=log_level, access_log=False)
+        uvicorn.Server(server_config(app_, s, log_level=log_level)).run()
     finally:
         repository.close()
+
+
+def server_config(app: Any, s: Settings, *, log_level: str = "info") -> uvicorn.Config:
+    """uvicorn's settings for the app. X-Forwarded-For names the client only when the request
+    comes from a proxy in ASSISTANT_TRUSTED_PROXIES; uvicorn's own default would trust it from
+    127.0.0.1 (or $FORWARDED_ALLOW_IPS), letting any local client pick its rate-limit key."""
+    import uvicorn
+
+    proxies = list(s.trusted_proxies)
+    return uvicorn.Config(
+        app,
+        host=s.host,
+        port=s.port,
+        log_level=log_level,
+        access_log=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies,
+    )
 
 
 def _display_host(host: str) -> str:

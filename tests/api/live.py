@@ -37,12 +37,16 @@ def free_port() -> int:
 
 @contextmanager
 def live_server(app: FastAPI) -> Iterator[str]:
-    """Run `app` under uvicorn on 127.0.0.1 in a thread; yields its base URL."""
+    """Run `app` under uvicorn on 127.0.0.1 in a thread, configured as `assistant serve` does
+    (trusted proxies included); yields its base URL."""
     import uvicorn
 
+    from assistant.api.deps import context_of
+    from assistant.cli.serve import server_config
+
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    s = context_of(app).settings.model_copy(update={"host": "127.0.0.1", "port": port})
+    server = uvicorn.Server(server_config(app, s, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

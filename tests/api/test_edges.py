@@ -63,12 +63,21 @@ async def test_rate_limits_per_ip_and_per_session(
 
 
 def test_limiter_session_key_is_separate_and_refills() -> None:
-    from assistant.api.limits import RateLimiter
+    """The `limits`-backed limiter: one budget per (rule, key), back after its window."""
+    import time
+    import uuid
 
-    limiter = RateLimiter(2)
-    assert [limiter.retry_after("session:a", now=0) for _ in range(3)] == [0, 0, 30]
-    assert limiter.retry_after("session:b", now=0) == 0  # another session has its own bucket
-    assert limiter.retry_after("session:a", now=30) == 0  # one token back after 30 s
+    from assistant.api.limits import Rule, build_limiter
+
+    limiter = build_limiter("memory://", {"chat": Rule(2, 1), "feedback": Rule(1, 1)})  # per s
+    key = f"session:{uuid.uuid4().hex}"
+    assert [limiter.retry_after("chat", key) for _ in range(2)] == [0, 0]
+    assert limiter.retry_after("chat", key) >= 1  # over: seconds to wait
+    assert limiter.retry_after("chat", "session:b") == 0  # another session has its own bucket
+    assert limiter.retry_after("feedback", key) == 0  # another rule has its own bucket
+    assert limiter.retry_after("auth", key) == 0  # a rule that is not configured never limits
+    time.sleep(2.1)
+    assert limiter.retry_after("chat", key) == 0  # back after the window
 
 
 async def test_cors_only_for_configured_origins(
