@@ -15,6 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
+from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
@@ -42,6 +43,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         metrics=metrics,
     )
     install_error_handlers(app)
+    app.openapi = lambda: openapi_document(app, settings)  # type: ignore[method-assign]
     routers = (chat, openai, agent, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)

@@ -14,6 +14,7 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Request
 
 from assistant.api.deps import GlossaryDep, LimiterDep, ServiceDep, SettingsDep
+from assistant.api.docs import QUESTION, error_responses
 from assistant.api.errors import ApiError
 from assistant.api.limits import client_keys
 from assistant.api.models import Badge, SuggestRequest, SuggestResponse, ThreadMessage
@@ -91,6 +92,7 @@ def conversation(body: SuggestRequest) -> tuple[str, list[Turn], str]:
     response_model=SuggestResponse,
     summary="Черновик ответа для оператора",
     dependencies=[Depends(require_agent_key)],
+    responses=error_responses(401, 403, *QUESTION),
 )
 async def suggest(
     body: SuggestRequest, service: ServiceDep, glossary: GlossaryDep

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 from anyio import to_thread
 from fastapi import APIRouter, Request
 
 from assistant.api.deps import LimiterDep, MetricsDep, RepositoryDep, ServiceDep
+from assistant.api.docs import QUESTION, error_responses, event_stream
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.metrics import Metrics
 from assistant.api.models import (
+    ID_PATTERN,
     ChatRequest,
     ChatResponse,
     FeedbackRequest,
@@ -24,6 +27,7 @@ from assistant.conversation import ChatService, Reply, Where
 
 router = APIRouter(prefix="/v1", tags=["chat"])
 CHANNEL = "web"
+_ID = re.compile(ID_PATTERN)
 
 
 def chat_payload(reply: Reply) -> dict[str, object]:
@@ -34,7 +38,12 @@ def chat_payload(reply: Reply) -> dict[str, object]:
     }
 
 
-@router.post("/chat", response_model=ChatResponse, summary="Вопрос → ответ с источниками")
+@router.post(
+    "/chat",
+    response_model=ChatResponse,
+    summary="Вопрос → ответ с источниками",
+    responses=error_responses(*QUESTION),
+)
 async def chat(
     body: ChatRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> dict[str, object]:
@@ -47,7 +56,13 @@ async def chat(
     "/chat/stream",
     summary="То же, потоком Server-Sent Events",
     response_class=EventStream,
-    responses={200: {"content": {"text/event-stream": {}}}},
+    responses={
+        200: event_stream(
+            "События: session → delta… → citations → tool_calls → done (JSON в data:), или "
+            "error с телом ошибки — последним событием потока"
+        ),
+        **error_responses(*QUESTION),
+    },
 )
 async def chat_stream(
     body: ChatRequest,
@@ -87,20 +102,34 @@ async def _stream(
             metrics.disconnects.inc()
 
 
-@router.post("/feedback", response_model=FeedbackResponse, summary="👍/👎 и комментарий к ответу")
+@router.post(
+    "/feedback",
+    response_model=FeedbackResponse,
+    summary="👍/👎 и комментарий к ответу",
+    responses=error_responses(400, 404, 413, 422, 429, 500),
+)
 async def feedback(
     body: FeedbackRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> FeedbackResponse:
     await limiter.check("feedback", *client_keys(request))
-    if not await service.feedback(body.message_id, body.score, body.comment.strip()):
+    comment = body.comment.replace("\x00", "").strip()  # PostgreSQL text cannot hold NUL
+    if not await service.feedback(body.message_id, body.score, comment):
         raise ApiError(404, "unknown_message", "Сообщение не найдено.")
     return FeedbackResponse()
 
 
-@router.get("/sessions/{session_id}", response_model=SessionResponse, summary="История разговора")
+@router.get(
+    "/sessions/{session_id}",
+    response_model=SessionResponse,
+    summary="История разговора",
+    responses=error_responses(404, 500),
+)
 async def session(session_id: str, repo: RepositoryDep) -> SessionResponse:
-    """The widget restores a conversation after a reload (the id is an unguessable token)."""
-    if len(session_id) > 64 or not await to_thread.run_sync(repo.conversation_exists, session_id):
+    """The widget restores a conversation after a reload (the id is an unguessable token); an
+    id that is not one of ours is simply not found."""
+    if not _ID.fullmatch(session_id) or len(session_id) > 64:
+        raise ApiError(404, "unknown_session", "Разговор не найден.")
+    if not await to_thread.run_sync(repo.conversation_exists, session_id):
         raise ApiError(404, "unknown_session", "Разговор не найден.")
     stored = await to_thread.run_sync(repo.messages, session_id, 100)
     return SessionResponse(

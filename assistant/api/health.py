@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from assistant.api.deps import MetricsDep, ServiceDep
+from assistant.api.docs import error_responses
+from assistant.api.models import ReadyResponse
 
 router = APIRouter(tags=["ops"])
 
@@ -18,7 +20,15 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Индекс загружен; LLM доступна или работает встроенный генератор")
+@router.get(
+    "/readyz",
+    summary="Индекс загружен; LLM доступна или работает встроенный генератор",
+    responses={
+        200: {"model": ReadyResponse, "description": "Готов"},
+        503: {"model": ReadyResponse, "description": "Не готов: нет индекса или базы"},
+        **error_responses(500),
+    },
+)
 async def readyz(service: ServiceDep) -> JSONResponse:
     status: dict[str, Any] = await service.ready()
     # an unreachable LLM is not "unready": the embedded generator answers meanwhile
@@ -28,6 +38,11 @@ async def readyz(service: ServiceDep) -> JSONResponse:
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
-@router.get("/metrics", summary="Метрики Prometheus")
+@router.get(
+    "/metrics",
+    summary="Метрики Prometheus",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
+)
 async def metrics(app_metrics: MetricsDep) -> Response:
     return Response(generate_latest(app_metrics.registry), media_type=CONTENT_TYPE_LATEST)

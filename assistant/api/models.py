@@ -1,18 +1,55 @@
-"""HTTP request/response bodies (pydantic) for chat, feedback, the agent helper and sessions."""
+"""HTTP request/response bodies (pydantic) for chat, feedback, the agent helper and sessions.
+
+Request bodies are strict: JSON `true` is not the score 1, `"yes"` is not `stream: true`. The
+message limits are checked by the one validator (conversation/validation.py), not by pydantic,
+so every channel reports them with the same Russian text; their JSON Schema (minLength 1, a
+non-space character, maxLength = ASSISTANT_MAX_MESSAGE_CHARS) is filled in by api/docs.py.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assistant.schema import Citation, Evidence, ToolCall
 
+ID_PATTERN = r"^[0-9A-Za-z_-]+$"  # stored ids are 32 hex digits; anything else is no id of ours
+MESSAGE_DOC = (
+    "Вопрос пользователя (русский текст): хотя бы один непробельный символ, не длиннее "
+    "ASSISTANT_MAX_MESSAGE_CHARS символов после удаления пробелов по краям."
+)
 
-class ChatRequest(BaseModel):
-    message: str = Field(description="Вопрос пользователя (русский текст)")
+
+class StrictBody(BaseModel):
+    """A request body: no type coercion (booleans are not numbers, numbers are not strings)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(
+        description="Код для программ: empty_message, message_too_long, invalid_request, "
+        "answer_failed, rate_limited, unauthorized, payload_too_large, unavailable…"
+    )
+    message: str = Field(description="Сообщение для человека, по-русски")
+
+
+class ErrorResponse(BaseModel):
+    """The one error body of every route."""
+
+    error: ErrorDetail
+
+
+class ChatRequest(StrictBody):
+    message: str = Field(
+        description=MESSAGE_DOC, json_schema_extra={"minLength": 1, "pattern": r"\S"}
+    )
     session_id: str | None = Field(
-        default=None, description="Из прошлого ответа: продолжает разговор", max_length=64
+        default=None,
+        description="Из прошлого ответа: продолжает разговор (неизвестный — новый разговор)",
+        max_length=64,
+        pattern=ID_PATTERN,
     )
 
 
@@ -29,10 +66,18 @@ class ChatResponse(BaseModel):
     message_id: str
 
 
-class FeedbackRequest(BaseModel):
-    message_id: str = Field(max_length=64)
-    score: Literal[1, -1] = Field(description="1 — 👍, -1 — 👎")
+class FeedbackRequest(StrictBody):
+    message_id: str = Field(max_length=64, pattern=ID_PATTERN)
+    score: Literal[1, -1] = Field(description="1 — 👍, -1 — 👎 (целое число, не true/false)")
     comment: str = Field(default="", max_length=2000)
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _integer_only(cls, value: Any) -> Any:
+        # Literal[1, -1] alone takes True and 1.0 (they equal 1), strict mode or not
+        if type(value) is not int:
+            raise ValueError("score must be the integer 1 or -1")
+        return value
 
 
 class FeedbackResponse(BaseModel):
@@ -52,15 +97,17 @@ class SessionResponse(BaseModel):
     messages: list[StoredMessageOut]
 
 
-class ThreadMessage(BaseModel):
+class ThreadMessage(StrictBody):
     role: Literal["customer", "agent", "user", "assistant"]
     content: str = Field(max_length=8000)
 
 
-class SuggestRequest(BaseModel):
+class SuggestRequest(StrictBody):
     message: str = Field(
         default="",
-        description="Сообщение клиента; пусто — последнее сообщение клиента из thread_text",
+        description="Сообщение клиента, не длиннее ASSISTANT_MAX_MESSAGE_CHARS символов; пусто — "
+        "последнее сообщение клиента из переписки (thread или thread_text), и тогда переписка "
+        "должна кончаться сообщением клиента, иначе 422 empty_message",
     )
     thread: list[ThreadMessage] = Field(default_factory=list, max_length=50)
     thread_text: str = Field(
@@ -98,13 +145,65 @@ class SuggestResponse(BaseModel):
     message_id: str
 
 
-class OpenAIMessage(BaseModel):
-    role: str
+class OpenAIMessage(StrictBody):
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
     content: str | list[dict[str, Any]] | None = None
 
 
-class CompletionRequest(BaseModel):
+class CompletionRequest(StrictBody):
+    """Other OpenAI fields (temperature, max_tokens…) are accepted and ignored."""
+
     model: str = "glossary-assistant"
-    messages: list[OpenAIMessage] = Field(min_length=1, max_length=100)
+    messages: list[OpenAIMessage] = Field(
+        min_length=1,
+        max_length=100,
+        description="Последнее сообщение role=user — вопрос (те же ограничения, что у message в "
+        "/v1/chat, иначе 422), предыдущие — история",
+    )
     stream: bool = False
     user: str | None = None
+
+
+class CompletionMessage(BaseModel):
+    role: Literal["assistant"]
+    content: str
+
+
+class CompletionChoice(BaseModel):
+    index: int
+    message: CompletionMessage
+    finish_reason: str
+
+
+class CompletionGlossary(BaseModel):
+    tool_calls: list[ToolCall]
+    refused: bool
+    route: str
+    generator: str
+    message_id: str
+
+
+class CompletionResponse(BaseModel):
+    """`chat.completion` as OpenAI clients read it, plus `citations` and `glossary`."""
+
+    id: str
+    object: Literal["chat.completion"]
+    created: int
+    model: str
+    choices: list[CompletionChoice]
+    usage: dict[str, int]
+    citations: list[Citation]
+    glossary: CompletionGlossary
+
+
+class ReadyResponse(BaseModel):
+    """/readyz: 200 when ready, 503 with the same body when not."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ready: bool
+    fallback_active: bool = Field(description="LLM недоступна: отвечает встроенный генератор")
+    index: bool
+    database: bool
+    llm: str = Field(description="disabled | ok | down")
+    generator: str

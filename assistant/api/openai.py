@@ -14,9 +14,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from assistant.api.deps import LimiterDep, ServiceDep
+from assistant.api.docs import QUESTION, error_responses
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
-from assistant.api.models import CompletionRequest, OpenAIMessage
+from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
 from assistant.conversation import ChatService, Reply, Where
 from assistant.schema import Turn
@@ -38,7 +39,7 @@ def split_messages(messages: list[OpenAIMessage]) -> tuple[str, list[Turn]]:
     if last_user < 0:
         raise ApiError(422, "invalid_request", "Нужно хотя бы одно сообщение с role=user.")
     history = [
-        Turn(role=m.role, content=_text(m))  # type: ignore[arg-type]
+        Turn(role=m.role, content=_text(m))
         for m in messages[:last_user]
         if m.role in ("user", "assistant") and _text(m).strip()
     ]
@@ -77,7 +78,19 @@ def _completion(stored: Reply, model: str) -> dict[str, Any]:
     }
 
 
-@router.post("/chat/completions", summary="OpenAI-совместимый чат (stream: true — SSE)")
+@router.post(
+    "/chat/completions",
+    summary="OpenAI-совместимый чат (stream: true — SSE)",
+    responses={
+        200: {
+            "model": CompletionResponse,
+            "description": "chat.completion; при stream: true — поток chat.completion.chunk в "
+            "data:, ошибка — кадр с телом ошибки, в конце data: [DONE]",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **error_responses(*QUESTION),
+    },
+)
 async def completions(
     body: CompletionRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> Any:

@@ -18,8 +18,9 @@ def too_long_message(length: int, limit: int) -> str:
 
 
 def validate_message(message: str | None, max_chars: int) -> str:
-    """The message without surrounding whitespace; empty or over `max_chars` → InputError."""
-    text = (message or "").strip()
+    """The message without surrounding whitespace (and without NUL characters, which mean
+    nothing and which PostgreSQL text cannot hold); empty or over `max_chars` → InputError."""
+    text = (message or "").replace("\x00", "").strip()
     if not text:
         raise InputError(EMPTY_MESSAGE, code=EMPTY_CODE)
     if len(text) > max_chars:
