@@ -9,7 +9,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Request
 
 from assistant.api.deps import LimiterDep, MetricsDep, RepositoryDep, ServiceDep
-from assistant.api.docs import QUESTION, error_responses, event_stream
+from assistant.api.docs import CHAT_EVENT, QUESTION, error_responses, event_stream
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.metrics import Metrics
@@ -59,7 +59,8 @@ async def chat(
     responses={
         200: event_stream(
             "События: session → delta… → citations → tool_calls → done (JSON в data:), или "
-            "error с телом ошибки — последним событием потока"
+            "error с телом ошибки — последним событием потока",
+            CHAT_EVENT,
         ),
         **error_responses(*QUESTION),
     },

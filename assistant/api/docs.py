@@ -43,11 +43,65 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-def event_stream(description: str) -> dict[str, Any]:
+def _json_data(schema: dict[str, Any]) -> dict[str, Any]:
+    """An SSE `data:` field that holds JSON of `schema`."""
+    return {"type": "string", "contentMediaType": "application/json", "contentSchema": schema}
+
+
+def _event(name: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {
-        "description": description,
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "type": "object",
+        "required": ["event", "data"],
+        "properties": {"event": {"const": name}, "data": _json_data(schema)},
     }
+
+
+def _fields(**properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# One SSE event each (OpenAPI 3.1 reads a text/event-stream `schema` as the schema of an event).
+CHAT_EVENT = {
+    "oneOf": [
+        _event("session", _fields(session_id={"type": "string"})),
+        _event("delta", _fields(text={"type": "string"})),
+        _event("citations", _fields(citations={"type": "array", "items": _ref("Citation")})),
+        _event("tool_calls", _fields(tool_calls={"type": "array", "items": _ref("ToolCall")})),
+        _event("done", _ref("ChatResponse")),
+        _event("error", _ref("ErrorResponse")),
+    ]
+}
+COMPLETION_CHUNK = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "data": {
+            "anyOf": [
+                {"const": "[DONE]"},
+                _json_data(
+                    {
+                        "anyOf": [
+                            _fields(
+                                id={"type": "string"},
+                                object={"const": "chat.completion.chunk"},
+                                choices={"type": "array"},
+                            ),
+                            _ref("ErrorResponse"),
+                        ]
+                    }
+                ),
+            ]
+        }
+    },
+}
+
+
+def event_stream(description: str, event: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"text/event-stream": {"schema": event}}}
 
 
 _ERROR_REF = "#/components/schemas/ErrorResponse"
@@ -65,6 +119,10 @@ def _one_error_body(doc: dict[str, Any]) -> None:
                 response["content"] = {"application/json": {"schema": {"$ref": _ERROR_REF}}}
                 if status == "422":
                     response["description"] = _WHY[422]
+        stream = operation["responses"].get("200", {}).get("content", {}).get("text/event-stream")
+        if stream and "oneOf" in stream.get("schema", {}):
+            # FastAPI merges its own `{"type": "string"}` into the declared event schema
+            stream["schema"].pop("type", None)
     for unused in ("HTTPValidationError", "ValidationError"):
         doc["components"]["schemas"].pop(unused, None)
 

@@ -159,6 +159,22 @@ class CompletionRequest(StrictBody):
         max_length=100,
         description="Последнее сообщение role=user — вопрос (те же ограничения, что у message в "
         "/v1/chat, иначе 422), предыдущие — история",
+        # necessary for a 200 (the question needs a user message with text), stated as schema
+        json_schema_extra={
+            "contains": {
+                "type": "object",
+                "required": ["role", "content"],
+                "properties": {
+                    "role": {"const": "user"},
+                    "content": {
+                        "anyOf": [
+                            {"type": "string", "pattern": r"\S"},
+                            {"type": "array", "minItems": 1},
+                        ]
+                    },
+                },
+            }
+        },
     )
     stream: bool = False
     user: str | None = None

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from assistant.api.deps import LimiterDep, ServiceDep
-from assistant.api.docs import QUESTION, error_responses
+from assistant.api.docs import COMPLETION_CHUNK, QUESTION, error_responses
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
@@ -80,13 +80,14 @@ def _completion(stored: Reply, model: str) -> dict[str, Any]:
 
 @router.post(
     "/chat/completions",
+    response_model=None,  # a dict or a stream; CompletionResponse documents the JSON one
     summary="OpenAI-совместимый чат (stream: true — SSE)",
     responses={
         200: {
             "model": CompletionResponse,
             "description": "chat.completion; при stream: true — поток chat.completion.chunk в "
             "data:, ошибка — кадр с телом ошибки, в конце data: [DONE]",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": {"text/event-stream": {"schema": COMPLETION_CHUNK}},
         },
         **error_responses(*QUESTION),
     },

@@ -103,6 +103,13 @@ async def test_metrics_and_streams_declare_their_real_media_types(
     assert set(metrics) == {"text/plain"} and metrics["text/plain"]["schema"]["type"] == "string"
     stream = doc["paths"]["/v1/chat/stream"]["post"]["responses"]["200"]["content"]
     assert set(stream) == {"text/event-stream"}
-    assert stream["text/event-stream"]["schema"]["type"] == "string"
+    events = stream["text/event-stream"]["schema"]["oneOf"]  # one schema per SSE event
+    names = [e["properties"]["event"]["const"] for e in events]
+    assert names == ["session", "delta", "citations", "tool_calls", "done", "error"]
+    assert events[-1]["properties"]["data"]["contentSchema"] == {"$ref": ERROR_REF}
+    assert "type" not in stream["text/event-stream"]["schema"]  # an event, not a JSON string
     completions = doc["paths"]["/v1/chat/completions"]["post"]["responses"]["200"]["content"]
     assert set(completions) == {"application/json", "text/event-stream"}
+    assert completions["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CompletionResponse"
+    }
