@@ -358,6 +358,13 @@ class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
     state: OpenAIServer
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client hanging up (its deadline, a closed stream) is normal here, not an error."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 @contextmanager
 def openai_server(

@@ -100,13 +100,16 @@ class VLLMGenerator:
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    def generate(self, ctx: AnswerContext) -> str:
-        """Stream from vLLM (bounded wait per chunk) but return the whole draft: the engine
-        verifies it before a single word reaches the user."""
-        return "".join(self.stream(ctx)).strip()
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
+        """Stream from vLLM but return the whole draft: the engine verifies it before a single
+        word reaches the user. timeout_s (default llm_timeout_s) bounds the whole draft."""
+        return "".join(self.stream(ctx, timeout_s=timeout_s)).strip()
 
-    def stream(self, ctx: AnswerContext) -> Iterator[str]:
-        yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
+    def stream(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> Iterator[str]:
+        """Text deltas of one draft; LLMTimeoutError once timeout_s has passed in total."""
+        yield from self.client.stream(
+            self.messages(ctx), max_tokens=self.max_tokens, timeout_s=timeout_s
+        )
 
 
 def _instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:

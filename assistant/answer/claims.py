@@ -1,0 +1,391 @@
+"""Sentence → claims: the numbers it states, each with its unit and the entities it is about.
+
+A claim is one number with its unit (ГБ, ТБ/с, $ в месяц, GPU-часы …) and the GPU, model,
+precision, architecture and glossary terms it is attached to: those named in its clause, else
+in its sentence, and on the source side also the entry's own subject. Sources are split into
+groups that state claims together — one glossary sentence, one tool result, the user's words.
+
+    lexicon = Lexicon.build(glossary)            # entity names, once per engine
+    quantities("У H200 141 ГБ HBM3e", lexicon)    # [Quantity(141, "GB", {gpu:h200, term:hbm3e})]
+
+Matching rules live in assistant/answer/support.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assistant.corpus.glossary import Glossary
+
+KINDS = ("gpu", "model", "precision", "arch", "term")
+# kinds matched clause-first on the source side: a sentence may name several GPUs, and a number
+# belongs to the one in its own clause; terms are topics, matched anywhere in the sentence
+_NARROW = ("gpu", "model", "precision", "arch")
+_PRECISIONS = "fp4 nvfp4 mxfp4 fp6 fp8 fp16 bf16 tf32 fp32 fp64 int4 int8".split()
+_ARCHS = (
+    *("Hopper", "Blackwell Ultra", "Blackwell", "Ada Lovelace", "Ampere"),
+    *("Rubin", "CDNA 4", "CDNA 3", "Grace"),
+)
+MARKER = re.compile(r"\[(\d{1,2})\]")
+UNKNOWN = "?"  # a JSON value whose key names no unit: it may be stated with any
+_SPACE = "[ \u00a0\u202f]"
+# a standalone number: «2 190», «3,00», «4.8» — not part of a word (FP8, ZeRO-3, x16)
+_NUMBER = re.compile(
+    rf"(?<![\w.,])(?<![^\W\d_]-)(\d{{1,3}}(?:{_SPACE}\d{{3}})+|\d+)(?:[.,](\d+))?(?![\w])"
+)
+# clause boundaries; «700 Вт для H100 и 575 Вт для RTX 5090»: «и» before a number starts one
+_CLAUSE = re.compile(
+    r";|:|\(|\)|,?\s(?:а|но|против|тогда как|в то время как)\s|,\s"
+    r"|\sи\s(?=(?:(?:около|примерно|ещё|еще|до|почти|всего)\s+)?\d)"
+)
+_JOINER = re.compile(r"^\s*(?:[–—\-/…]|,|или|и|до|to|or)\s*$")  # «10–30 %», «2, 4 или 8 GPU»
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One number of a text with its unit (None: none stated) and attached entities."""
+
+    text: str
+    value: float
+    decimals: int
+    unit: str | None
+    entities: frozenset[str] = frozenset()  # "kind:id", e.g. "gpu:h200", "precision:fp8"
+
+    def of(self, kind: str) -> frozenset[str]:
+        return frozenset(e for e in self.entities if e.startswith(kind + ":"))
+
+
+@dataclass(frozen=True)
+class Group:
+    """Claims stated together: numbers of one group may be combined in one draft claim."""
+
+    label: str  # for logs: «[2] предложение 3», «калькулятор gpu_cost»
+    quantities: tuple[Quantity, ...]
+    wildcard_units: bool = False  # the user's words: a number they gave without a unit
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    entity: str  # "kind:id"
+
+
+@dataclass
+class Lexicon:
+    """Names of GPUs, models, precisions, architectures and glossary terms → entity ids."""
+
+    forms: dict[str, str] = field(default_factory=dict, repr=False)  # surface form → kind:id
+    cache: dict[str, tuple[Group, ...]] = field(default_factory=dict, repr=False)  # slug → claims
+    starts: dict[str, int] = field(default_factory=dict, repr=False)  # first word → most words
+
+    @classmethod
+    def build(cls, glossary: Glossary | None = None, *, catalogue: bool = True) -> Lexicon:
+        lex = cls()
+        for p in _PRECISIONS:
+            lex.add(p, f"precision:{p}")
+        for a in _ARCHS:
+            lex.add(a, f"arch:{a.lower()}")
+        if catalogue:
+            lex._add_catalogue()
+        if glossary is not None:
+            for entry in glossary.entries:
+                for name in entry.names:
+                    lex.add(name, f"term:{entry.slug}", overwrite=False)
+        return lex
+
+    def _add_catalogue(self) -> None:
+        from assistant.corpus import catalog
+
+        for g in catalog.gpus().values():
+            short = re.sub(r"^(?:NVIDIA|AMD)\s+(?:GeForce\s+|Instinct\s+)?", "", g.name)
+            for name in (g.id, g.name, short, *g.aliases):
+                self.add(name, f"gpu:{g.id}")
+        for m in catalog.models().values():
+            for name in (m.id, m.name, *m.aliases):
+                self.add(name, f"model:{m.id}")
+
+    def add(self, form: str, entity: str, *, overwrite: bool = True) -> None:
+        key = _key(form)
+        if len(key) < 2 or (not overwrite and key in self.forms):
+            return
+        self.forms[key] = entity
+        first, words = key.split(" ")[0], key.count(" ") + 1
+        self.starts[first] = max(self.starts.get(first, 0), words)
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Names in the text, longest first: a dictionary walk over word n-grams (a regex
+        alternation of ~700 names cost ~0.2 ms per sentence)."""
+        toks = _tokens(text)
+        out, i = [], 0
+        while i < len(toks):
+            longest = self.starts.get(toks[i][2], 0)  # most words of a name starting here
+            for n in range(min(longest, len(toks) - i), 0, -1):
+                entity = self.forms.get(" ".join(t for _, _, t in toks[i : i + n]))
+                if entity:
+                    out.append(Mention(toks[i][0], toks[i + n - 1][1], entity))
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
+
+
+_TOKEN = re.compile(r"\w+(?:[.,]\w+)*")
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    return [
+        (m.start(), m.end(), m.group(0).lower().replace("ё", "е")) for m in _TOKEN.finditer(text)
+    ]
+
+
+def _key(form: str) -> str:
+    """«H100-SXM», «h100 sxm» → «h100 sxm»: one key per name whatever the separators."""
+    return " ".join(t for _, _, t in _tokens(form))
+
+
+# -- units -------------------------------------------------------------------------------------
+
+_UNITS: tuple[tuple[str, str], ...] = (
+    ("GPU-hour", r"gpu[\s-]?час\w*|gpu[\s-]?ч\b|гпу[\s-]?час\w*|gpu[\s-]?hours?"),
+    ("tokens/s", r"токен\w*\s*(?:/\s*с\b|в\s+секунду)|tokens?\s*/\s*s\b"),
+    ("TB/s", r"тб\s*/\s*с\b|tb\s*/\s*s\b|тбайт\s*/\s*с\b"),
+    ("GB/s", r"гб\s*/\s*с\b|gb\s*/\s*s\b|гбайт\s*/\s*с\b"),
+    ("Gbit/s", r"гбит\s*/\s*с\b|gbit\s*/\s*s\b|gbps\b"),
+    ("TB", r"тб\b|tb\b|терабайт\w*"),
+    ("GB", r"гб\b|gb\b|гигабайт\w*|гбайт\b"),
+    ("GiB", r"гиб\b|gib\b"),
+    ("MB", r"мб\b|mb\b|мегабайт\w*"),
+    ("USD", r"\$|долл\w*|usd\b"),
+    ("RUB", r"₽|руб\w*"),
+    ("%", r"%|процент\w*"),
+    ("W", r"вт\b|w\b|ватт\w*"),
+    ("kW", r"квт\b|kw\b"),
+    ("TFLOPS", r"tflops\b|тфлопс\w*|терафлопс\w*"),
+    ("PFLOPS", r"pflops\b|пфлопс\w*|петафлопс\w*"),
+    ("TOPS", r"tops\b|топс\w*"),
+    ("tokens", r"токен\w*|tokens?\b"),
+    ("billion", r"млрд\b|миллиард\w*|billion\b"),
+    ("million", r"млн\b|миллион\w*|million\b"),
+    ("thousand", r"тыс\.?|тысяч\w*"),
+    ("byte", r"байт\w*|bytes?\b"),
+    ("bit", r"бит\w*|bits?\b"),
+    ("layer", r"сло[её]в\b|сло[йяюе]\w*"),
+    ("head", r"kv-голов\w*|голов\w*"),
+    ("GPU", r"gpu\b|гпу\b|видеокарт\w*|карт[аыуе]?\b|ускорител\w*"),
+    ("server", r"сервер\w*|узл\w*|узел\b|нод\w*"),
+    ("request", r"запрос\w*"),
+    ("param", r"параметр\w*"),
+    ("core", r"ядер\b|ядра\b|ядро\b|cores?\b"),
+    ("times", r"раза?\b|раз\b"),
+    ("hour", r"ч\b|час\w*|hours?\b"),
+    ("day", r"дн\w*|день\b|сут\w*|days?\b"),
+    ("week", r"недел\w*|weeks?\b"),
+    ("month", r"месяц\w*|мес\b|months?\b"),
+    ("year", r"год\w*|лет\b|years?\b"),
+    ("second", r"секунд\w*|сек\b|с\b|s\b"),
+    ("ms", r"мс\b|ms\b"),
+    ("nm", r"нм\b|nm\b"),
+    ("GHz", r"ггц\b|ghz\b"),
+)
+_UNIT_RE = [(name, re.compile(rf"\s*(?:{rx})", re.IGNORECASE)) for name, rx in _UNITS]
+_MULTIPLIERS = ("billion", "million", "thousand")
+_RATE = re.compile(r"\s*(?:за|в|на|/|per|a)\s*(?:один\s+|одну\s+|1\s+)?", re.IGNORECASE)
+_RATE_UNITS = ("hour", "GPU-hour", "day", "week", "month", "year", "second", "GPU", "param")
+_TIMES_SIGN = re.compile(r"\s*[×x*]\s*", re.IGNORECASE)
+_SPACES = re.compile(r"\s*")
+
+
+def _unit_at(text: str, pos: int) -> tuple[str | None, int]:
+    for name, rx in _UNIT_RE:
+        m = rx.match(text, pos)
+        if m:
+            return name, m.end()
+    return None, pos
+
+
+def unit_after(text: str, pos: int, gpu_at: set[int]) -> str | None:
+    """The unit stated right after a number: «141 ГБ», «3,00 $ за GPU-час», «8 × H100»."""
+    sign = _TIMES_SIGN.match(text, pos)
+    spaces = _SPACES.match(text, pos)
+    after = spaces.end() if spaces else pos
+    if after in gpu_at or (sign and sign.end() in gpu_at):
+        return "GPU"  # «8 H100», «8 × NVIDIA H100 SXM»: a count of that GPU
+    unit, end = _unit_at(text, pos)
+    if unit in _MULTIPLIERS:  # «70,6 млрд параметров»
+        rest, end2 = _unit_at(text, end)
+        if rest is not None and rest not in _MULTIPLIERS:
+            unit, end = f"{unit} {rest}", end2
+    if unit is None:
+        return None
+    rate = _RATE.match(text, end)
+    if rate:
+        per, _ = _unit_at(text, rate.end())
+        if per in _RATE_UNITS:
+            return f"{unit} per {per}"
+    return unit
+
+
+# -- quantities ----------------------------------------------------------------------------------
+
+
+def _clauses(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, the delimiter that opened it) of each clause."""
+    bounds, start, opener = [], 0, ""
+    for m in _CLAUSE.finditer(text):
+        bounds.append((start, m.start(), opener))
+        start, opener = m.end(), m.group(0)
+    bounds.append((start, len(text), opener))
+    return bounds
+
+
+def _clause_index(clauses: list[tuple[int, int, str]], pos: int) -> int:
+    return next((i for i, (a, b, _) in enumerate(clauses) if a <= pos < b), len(clauses) - 1)
+
+
+def _earlier(
+    clauses: list[tuple[int, int, str]], i: int, mentions: list[Mention]
+) -> list[set[str]]:
+    """Entities of the clauses a clause continues, nearest first: back over commas and
+    brackets («У H100, по данным NVIDIA, 141 ГБ»), never over «;», «:», «а», «но»."""
+    out = []
+    while i > 0 and (clauses[i][2] in (", ", "(") or clauses[i][2].strip() == "и"):
+        i -= 1
+        out.append(_entities_in(mentions, clauses[i][0], clauses[i][1]))
+    return out
+
+
+def _entities_in(mentions: Iterable[Mention], start: int, end: int) -> set[str]:
+    return {m.entity for m in mentions if m.start < end and m.end > start}
+
+
+def quantities(
+    text: str, lexicon: Lexicon, *, subject: Iterable[str] = (), draft: bool = False
+) -> list[Quantity]:
+    """Numbers of one sentence with units and entities (markers and entity names removed)."""
+    text = MARKER.sub(" ", text)
+    mentions = lexicon.mentions(text)
+    masked = _mask(text, mentions)
+    gpu_at = {m.start for m in mentions if m.entity.startswith("gpu:")}
+    sentence = {m.entity for m in mentions}
+    clauses = _clauses(masked)
+    found = list(_NUMBER.finditer(masked))
+    units = [unit_after(text, m.end(), gpu_at) for m in found]  # names may be units
+    for i in range(len(found) - 2, -1, -1):  # «10–30 %»: the first number takes the unit
+        gap = masked[found[i].end() : found[i + 1].start()]
+        if units[i] is None and units[i + 1] is not None and _JOINER.match(gap):
+            units[i] = units[i + 1]
+    out = []
+    for m, unit in zip(found, units, strict=True):
+        i = _clause_index(clauses, m.start())
+        earlier = _earlier(clauses, i, mentions)
+        own = _entities_in(mentions, clauses[i][0], clauses[i][1])
+        if not own and clauses[i][2] == "(" and earlier:  # «H200 (141 ГБ)»: about H200
+            own = earlier[0]
+        entities = _attach(own, earlier, sentence, set(subject), draft=draft)
+        whole = re.sub(_SPACE, "", m.group(1))
+        frac = m.group(2) or ""
+        value = float(f"{whole}.{frac}" if frac else whole)
+        out.append(Quantity(m.group(0), value, len(frac), unit, frozenset(entities)))
+    return out
+
+
+def _mask(text: str, mentions: list[Mention]) -> str:
+    """Entity names become letters of the same length: their digits are not quantities."""
+    chars = list(text)
+    for m in mentions:
+        chars[m.start : m.end] = "N" * (m.end - m.start)
+    return "".join(chars)
+
+
+def _attach(
+    own: set[str], earlier: list[set[str]], sentence: set[str], subject: set[str], *, draft: bool
+) -> set[str]:
+    """Entities a number is about, per kind. A draft: its clause's, else the nearest earlier
+    clause's («У H100, по данным NVIDIA, 141 ГБ»); terms only in its own clause. A source: its
+    clause's, else its sentence's — and always its entry (subject)."""
+    out: set[str] = set()
+    for kind in KINDS:
+        mine = _of(own, kind)
+        if draft:
+            if not mine and kind != "term":
+                mine = next((_of(c, kind) for c in earlier if _of(c, kind)), set())
+        else:
+            wide = _of(sentence, kind)
+            mine = ((mine or wide) if kind in _NARROW else wide) | _of(subject, kind)
+        out |= mine
+    return out
+
+
+def _of(entities: set[str], kind: str) -> set[str]:
+    return {e for e in entities if e.startswith(kind + ":")}
+
+
+def json_quantities(payload: Mapping[str, object], entities: frozenset[str]) -> list[Quantity]:
+    """Numbers of a tool result's inputs/values: unit from the key, entities from the result;
+    a list item naming its own GPU or model («options») is about that one."""
+    out: list[Quantity] = []
+    duration_unit = str(payload.get("duration_unit") or "")
+    for key, value in payload.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            unit = key_unit(key, duration_unit) or UNKNOWN
+            decimals = len(repr(float(value)).split(".")[1].rstrip("0"))
+            out.append(Quantity(str(value), float(value), decimals, unit, entities))
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    out += json_quantities(item, _own_entities(item) or entities)
+    return out
+
+
+def _own_entities(item: Mapping[str, object]) -> frozenset[str]:
+    found = {f"gpu:{item['gpu']}"} if isinstance(item.get("gpu"), str) else set()
+    if isinstance(item.get("model"), str):
+        found.add(f"model:{item['model']}")
+    return frozenset(found)
+
+
+_KEY_UNITS = (
+    ("price_per_gpu_hour", "USD per hour"),
+    ("price_hour", "USD per hour"),
+    ("price_per_gpu_month", "USD per month"),
+    ("price_month", "USD per month"),
+    ("_cost", "USD"),
+    ("_fee", "USD"),
+    ("gpu_hours", "GPU-hour"),
+    ("hours_per_month", "hour per month"),
+    ("hours", "hour"),
+    ("egress_tb_included", "TB per month"),
+    ("_tbs", "TB/s"),
+    ("per_gpu_low_gb", "GB per GPU"),
+    ("per_gpu_high_gb", "GB per GPU"),
+    ("per_gpu_gb", "GB per GPU"),
+    ("_gb", "GB"),
+    ("gpus_needed", "GPU"),
+    ("gpus", "GPU"),
+    ("servers_needed", "server"),
+    ("params_b", "billion param"),
+    ("active_b", "billion param"),
+    ("_tokens", "tokens"),
+    ("bytes_per_param", "byte per param"),
+    ("_pct", "%"),
+    ("layers", "layer"),
+    ("kv_heads", "head"),
+    ("batch", "request"),
+    ("_tflops", "TFLOPS"),
+    ("_w", "W"),
+)
+_DURATIONS = {"hours": "hour", "days": "day", "weeks": "week", "months": "month", "years": "year"}
+
+
+def key_unit(key: str, duration_unit: str = "") -> str | None:
+    if key == "duration":
+        return _DURATIONS.get(duration_unit)
+    return next((unit for suffix, unit in _KEY_UNITS if key.endswith(suffix)), None)
