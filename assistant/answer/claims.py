@@ -22,9 +22,6 @@ if TYPE_CHECKING:
     from assistant.corpus.glossary import Glossary
 
 KINDS = ("gpu", "model", "precision", "arch", "term")
-# kinds matched clause-first on the source side: a sentence may name several GPUs, and a number
-# belongs to the one in its own clause; terms are topics, matched anywhere in the sentence
-_NARROW = ("gpu", "model", "precision", "arch")
 _PRECISIONS = "fp4 nvfp4 mxfp4 fp6 fp8 fp16 bf16 tf32 fp32 fp64 int4 int8".split()
 _ARCHS = (
     *("Hopper", "Blackwell Ultra", "Blackwell", "Ada Lovelace", "Ampere"),
@@ -287,6 +284,9 @@ def quantities(
         own = _entities_in(mentions, clauses[i][0], clauses[i][1])
         if not own and clauses[i][2] == "(" and earlier:  # «H200 (141 ГБ)»: about H200
             own = earlier[0]
+        if draft:  # a draft's term is the one naming what the number is about: before it
+            left = _entities_in(mentions, clauses[i][0], m.start())
+            own = {e for e in own if not e.startswith("term:") or e in left}
         entities = _attach(own, earlier, sentence, set(subject), draft=draft)
         whole = re.sub(_SPACE, "", m.group(1))
         frac = m.group(2) or ""
@@ -307,8 +307,10 @@ def _attach(
     own: set[str], earlier: list[set[str]], sentence: set[str], subject: set[str], *, draft: bool
 ) -> set[str]:
     """Entities a number is about, per kind. A draft: its clause's, else the nearest earlier
-    clause's («У H100, по данным NVIDIA, 141 ГБ»); terms only in its own clause. A source: its
-    clause's, else its sentence's — and always its entry (subject)."""
+    clause's («У H100, по данным NVIDIA, 141 ГБ»); terms only in its own clause, before the
+    number («PCIe … — 1,8 ТБ/с»; not «72 GPU … через NVSwitch»). A source: its
+    clause's, else its sentence's — and always its entry (subject): «быстрее, чем PCIe: …
+    NVLink в Blackwell — 1,8 ТБ/с» says 1,8 ТБ/с of NVLink, not of PCIe."""
     out: set[str] = set()
     for kind in KINDS:
         mine = _of(own, kind)
@@ -316,8 +318,7 @@ def _attach(
             if not mine and kind != "term":
                 mine = next((_of(c, kind) for c in earlier if _of(c, kind)), set())
         else:
-            wide = _of(sentence, kind)
-            mine = ((mine or wide) if kind in _NARROW else wide) | _of(subject, kind)
+            mine = (mine or _of(sentence, kind)) | _of(subject, kind)
         out |= mine
     return out
 

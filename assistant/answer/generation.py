@@ -78,22 +78,29 @@ class VLLMGenerator:
     ROUTES: frozenset[str] = frozenset({"term", "comparison", "numeric"})
 
     def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
+        from assistant.answer.claims import Lexicon
+
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
         self.instructions = _instruction_shingles(prompts_dir)
+        self.lexicon = Lexicon.build(catalogue=True)  # finds a tool result's headline sentence
 
     def handles(self, ctx: AnswerContext) -> bool:
         return ctx.route in self.ROUTES and self.client.available
 
     def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
+        """The stable system prompt first (prefix-cached), the retrieved context last."""
+        from assistant.answer.support import headline_sentence
+
         system = render(self.prompts_dir, "system.j2")
         results = ctx.outcome.results if ctx.outcome else []
+        headlines = [headline_sentence(r.model_dump(), self.lexicon) for r in results]
         user = render(
             self.prompts_dir,
             "answer.j2",
             history=list(ctx.history)[-4:],
-            tool_results=results,
+            tool_results=list(zip(results, headlines, strict=True)),
             entries=ctx.entries,
             question=ctx.question,
             route=ctx.route,

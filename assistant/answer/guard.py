@@ -118,7 +118,8 @@ class Guard:
                 _fallback(meta, _error_code(e), str(e))
                 return None
             text, citations, problems = self._verify_llm(draft, ctx, sources)
-            if not problems:
+            if not problems:  # a redraft passed: no fallback (the caught problems still count)
+                _fallback(meta, "", "")
                 return text, citations, self.llm.name
             meta.grounding_violations += len(problems)
             _fallback(meta, problems[0].code, "; ".join(p.detail for p in problems[:3]))

@@ -257,6 +257,16 @@ def missing_headline(text: str, sources: ClaimSources) -> list[str]:
     return problems
 
 
+def headline_sentence(result: Mapping[str, Any], lexicon: Lexicon) -> str:
+    """The sentence of a tool's summary that states its headline (shown to the LLM as «Итог»)."""
+    summary = sentences(str(result.get("summary_ru") or ""))
+    probe = ClaimSources(lexicon, results=[result])
+    for sentence in summary:
+        if not missing_headline(sentence, probe):
+            return sentence
+    return summary[-1] if summary else ""
+
+
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 

@@ -153,6 +153,12 @@ DRAFTS: tuple[Draft, ...] = (
         "NVLink передаёт около 64 ГБ/с в каждом направлении [1], а PCIe Gen5 — 900 ГБ/с [2].",
     ),
     bad("entity", NVLINK_PCIE, "NVLink передаёт около 64 ГБ/с в каждом направлении [2]."),
+    bad(  # written by Qwen2.5-Coder-1.5B-Instruct in the instruct tier: NVLink's figure on PCIe
+        "entity",
+        NVLINK_PCIE,
+        "NVLink значительно быстрее PCIe [1]. Он обеспечивает 900 ГБ/с на GPU, а PCIe пятого "
+        "поколения в Blackwell — 1,8 ТБ/с [1].",
+    ),
     bad("citation", NVLINK_PCIE, "Канал PCIe Gen5 x16 передаёт около 64 ГБ/с [1]."),
     bad("unit", NVLINK_PCIE, "Канал PCIe Gen5 x16 передаёт около 64 ГБ в каждом направлении [2]."),
     bad("rounded", NVLINK_PCIE, "Канал PCIe Gen5 x16 даёт около 60 ГБ/с [2]."),
