@@ -1,6 +1,7 @@
 """Engine + a real LLM → share of drafts the checks accept, latency per answer, drafts to read.
 
     python eval/bench_llm_answers.py --base-url http://127.0.0.1:8011/v1 [-n 40] [--out DIR]
+    python eval/bench_llm_answers.py --replay test-output/instruct/drafts.jsonl --out DIR
 
 Runs ~40 `split: dev` questions — term (direct, paraphrase, colloquial, mixed), comparison and
 numeric (complete parameters) — through the full engine with the LLM enabled, one at a time,
@@ -85,6 +86,25 @@ class RecordingGenerator(VLLMGenerator):
         return text
 
 
+class ReplayGenerator(RecordingGenerator):
+    """Serves the drafts a model wrote in an earlier run (drafts.jsonl) instead of calling it:
+    re-checks a real model's output with the current checks in seconds."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue: list[dict[str, Any]] = []
+
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
+        from assistant.errors import LLMTimeoutError
+
+        saved = self.queue.pop(0) if self.queue else {"error": "none left"}
+        if "text" not in saved:  # the model timed out there, or never wrote another draft
+            self.drafts.append({"error": saved["error"], "seconds": 0.0})
+            raise LLMTimeoutError(f"replay: {saved['error']}")
+        self.drafts.append({"text": saved["text"], "seconds": saved["seconds"]})
+        return str(saved["text"])
+
+
 class Rejections(logging.Handler):
     """The guard logs every rejected draft with its problems: collect them in order."""
 
@@ -113,8 +133,11 @@ def build(args: argparse.Namespace) -> tuple[Any, RecordingGenerator]:
         overrides["llm_model"] = args.model
     if args.api_key:
         overrides["llm_api_key"] = args.api_key
+    if args.replay:
+        overrides["llm_base_url"] = "http://replay.invalid/v1"  # never called
     settings = load_settings().model_copy(update=overrides)
-    llm = RecordingGenerator(ChatClient(settings), settings.prompts_dir, max_tokens=args.max_tokens)
+    kind = ReplayGenerator if args.replay else RecordingGenerator
+    llm = kind(ChatClient(settings), settings.prompts_dir, max_tokens=args.max_tokens)
     engine = Engine(
         settings, build_retriever(settings), EmbeddedGenerator(settings.prompts_dir), llm
     )
@@ -126,10 +149,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rejections = Rejections()
     logging.getLogger("assistant.answer.guard").addHandler(rejections)
     logging.getLogger("assistant.answer.guard").setLevel(logging.INFO)
-    pipeline.answer(WARMUP)  # untimed: loads the model's prefix cache and our index
+    saved = _saved(args.replay)
+    if not saved:
+        pipeline.answer(WARMUP)  # untimed: loads the model's prefix cache and our index
     rows, loads = [], [os.getloadavg()[0]]
     for item in pick_questions(args.questions, args.split):
         llm.drafts, rejections.items = [], []
+        if isinstance(llm, ReplayGenerator):
+            llm.queue = list(saved.get(item["id"], []))
         start = time.perf_counter()
         answer = pipeline.answer(item["question"])
         seconds = _since(start)
@@ -142,6 +169,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
     return summary(rows, loads)
+
+
+def _saved(path: str | None) -> dict[str, list[dict[str, Any]]]:
+    if not path:
+        return {}
+    rows = [json.loads(line) for line in Path(path).read_text("utf-8").splitlines() if line]
+    return {r["id"]: r["drafts"] for r in rows}
 
 
 def _row(
@@ -212,6 +246,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=180.0, help="LLM budget per answer, s")
     parser.add_argument("--out", default=str(ROOT / "test-output" / "instruct"))
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument(
+        "--replay", default=None, help="drafts.jsonl of an earlier run: re-check, no LLM calls"
+    )
     args = parser.parse_args()
     result = run(args)
     (Path(args.out) / "summary.json").write_text(json.dumps(result, indent=1) + "\n", "utf-8")

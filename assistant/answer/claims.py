@@ -8,7 +8,7 @@ groups that state claims together — one glossary sentence, one tool result, th
     lexicon = Lexicon.build(glossary)            # entity names, once per engine
     quantities("У H200 141 ГБ HBM3e", lexicon)    # [Quantity(141, "GB", {gpu:h200, term:hbm3e})]
 
-Matching rules live in assistant/answer/support.py.
+Units: assistant/answer/units.py; matching rules: assistant/answer/support.py.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from assistant.answer.units import CURRENCIES, UNKNOWN, key_unit, rate_before, unit_after
 
 if TYPE_CHECKING:
     from assistant.corpus.glossary import Glossary
@@ -28,7 +30,6 @@ _ARCHS = (
     *("Rubin", "CDNA 4", "CDNA 3", "Grace"),
 )
 MARKER = re.compile(r"\[(\d{1,2})\]")
-UNKNOWN = "?"  # a JSON value whose key names no unit: it may be stated with any
 _SPACE = "[ \u00a0\u202f]"
 # a standalone number: «2 190», «3,00», «4.8» — not part of a word (FP8, ZeRO-3, x16)
 _NUMBER = re.compile(
@@ -146,88 +147,6 @@ def _key(form: str) -> str:
     return " ".join(t for _, _, t in _tokens(form))
 
 
-# -- units -------------------------------------------------------------------------------------
-
-_UNITS: tuple[tuple[str, str], ...] = (
-    ("GPU-hour", r"gpu[\s-]?час\w*|gpu[\s-]?ч\b|гпу[\s-]?час\w*|gpu[\s-]?hours?"),
-    ("tokens/s", r"токен\w*\s*(?:/\s*с\b|в\s+секунду)|tokens?\s*/\s*s\b"),
-    ("TB/s", r"тб\s*/\s*с\b|tb\s*/\s*s\b|тбайт\s*/\s*с\b"),
-    ("GB/s", r"гб\s*/\s*с\b|gb\s*/\s*s\b|гбайт\s*/\s*с\b"),
-    ("Gbit/s", r"гбит\s*/\s*с\b|gbit\s*/\s*s\b|gbps\b"),
-    ("TB", r"тб\b|tb\b|терабайт\w*"),
-    ("GB", r"гб\b|gb\b|гигабайт\w*|гбайт\b"),
-    ("GiB", r"гиб\b|gib\b"),
-    ("MB", r"мб\b|mb\b|мегабайт\w*"),
-    ("USD", r"\$|долл\w*|usd\b"),
-    ("RUB", r"₽|руб\w*"),
-    ("%", r"%|процент\w*"),
-    ("W", r"вт\b|w\b|ватт\w*"),
-    ("kW", r"квт\b|kw\b"),
-    ("TFLOPS", r"tflops\b|тфлопс\w*|терафлопс\w*"),
-    ("PFLOPS", r"pflops\b|пфлопс\w*|петафлопс\w*"),
-    ("TOPS", r"tops\b|топс\w*"),
-    ("tokens", r"токен\w*|tokens?\b"),
-    ("billion", r"млрд\b|миллиард\w*|billion\b"),
-    ("million", r"млн\b|миллион\w*|million\b"),
-    ("thousand", r"тыс\.?|тысяч\w*"),
-    ("byte", r"байт\w*|bytes?\b"),
-    ("bit", r"бит\w*|bits?\b"),
-    ("layer", r"сло[её]в\b|сло[йяюе]\w*"),
-    ("head", r"kv-голов\w*|голов\w*"),
-    ("GPU", r"gpu\b|гпу\b|видеокарт\w*|карт[аыуе]?\b|ускорител\w*"),
-    ("server", r"сервер\w*|узл\w*|узел\b|нод\w*"),
-    ("request", r"запрос\w*"),
-    ("param", r"параметр\w*"),
-    ("core", r"ядер\b|ядра\b|ядро\b|cores?\b"),
-    ("times", r"раза?\b|раз\b"),
-    ("hour", r"ч\b|час\w*|hours?\b"),
-    ("day", r"дн\w*|день\b|сут\w*|days?\b"),
-    ("week", r"недел\w*|weeks?\b"),
-    ("month", r"месяц\w*|мес\b|months?\b"),
-    ("year", r"год\w*|лет\b|years?\b"),
-    ("second", r"секунд\w*|сек\b|с\b|s\b"),
-    ("ms", r"мс\b|ms\b"),
-    ("nm", r"нм\b|nm\b"),
-    ("GHz", r"ггц\b|ghz\b"),
-)
-_UNIT_RE = [(name, re.compile(rf"\s*(?:{rx})", re.IGNORECASE)) for name, rx in _UNITS]
-_MULTIPLIERS = ("billion", "million", "thousand")
-_RATE = re.compile(r"\s*(?:за|в|на|/|per|a)\s*(?:один\s+|одну\s+|1\s+)?", re.IGNORECASE)
-_RATE_UNITS = ("hour", "GPU-hour", "day", "week", "month", "year", "second", "GPU", "param")
-_TIMES_SIGN = re.compile(r"\s*[×x*]\s*", re.IGNORECASE)
-_SPACES = re.compile(r"\s*")
-
-
-def _unit_at(text: str, pos: int) -> tuple[str | None, int]:
-    for name, rx in _UNIT_RE:
-        m = rx.match(text, pos)
-        if m:
-            return name, m.end()
-    return None, pos
-
-
-def unit_after(text: str, pos: int, gpu_at: set[int]) -> str | None:
-    """The unit stated right after a number: «141 ГБ», «3,00 $ за GPU-час», «8 × H100»."""
-    sign = _TIMES_SIGN.match(text, pos)
-    spaces = _SPACES.match(text, pos)
-    after = spaces.end() if spaces else pos
-    if after in gpu_at or (sign and sign.end() in gpu_at):
-        return "GPU"  # «8 H100», «8 × NVIDIA H100 SXM»: a count of that GPU
-    unit, end = _unit_at(text, pos)
-    if unit in _MULTIPLIERS:  # «70,6 млрд параметров»
-        rest, end2 = _unit_at(text, end)
-        if rest is not None and rest not in _MULTIPLIERS:
-            unit, end = f"{unit} {rest}", end2
-    if unit is None:
-        return None
-    rate = _RATE.match(text, end)
-    if rate:
-        per, _ = _unit_at(text, rate.end())
-        if per in _RATE_UNITS:
-            return f"{unit} per {per}"
-    return unit
-
-
 # -- quantities ----------------------------------------------------------------------------------
 
 
@@ -272,7 +191,13 @@ def quantities(
     sentence = {m.entity for m in mentions}
     clauses = _clauses(masked)
     found = list(_NUMBER.finditer(masked))
-    units = [unit_after(text, m.end(), gpu_at) for m in found]  # names may be units
+    spans = [unit_after(text, m.end(), gpu_at) for m in found]  # names may be units
+    units = [unit for unit, _ in spans]
+    for i, m in enumerate(found):  # «цена за месяц составляет 3,00 $»: the period comes first
+        if units[i] in CURRENCIES:
+            since = max(clauses[_clause_index(clauses, m.start())][0], spans[i - 1][1] if i else 0)
+            period = rate_before(text, since, m.start())
+            units[i] = f"{units[i]} per {period}" if period else units[i]
     for i in range(len(found) - 2, -1, -1):  # «10–30 %»: the first number takes the unit
         gap = masked[found[i].end() : found[i + 1].start()]
         if units[i] is None and units[i + 1] is not None and _JOINER.match(gap):
@@ -337,6 +262,8 @@ def json_quantities(payload: Mapping[str, object], entities: frozenset[str]) -> 
             continue
         if isinstance(value, int | float):
             unit = key_unit(key, duration_unit) or UNKNOWN
+            if key == "job_cost" and payload.get("duration") == 1 and duration_unit:
+                unit = f"{unit} per {key_unit('duration', duration_unit)}"  # «4 032 $ за неделю»
             decimals = len(repr(float(value)).split(".")[1].rstrip("0"))
             out.append(Quantity(str(value), float(value), decimals, unit, entities))
         elif isinstance(value, list):
@@ -351,42 +278,3 @@ def _own_entities(item: Mapping[str, object]) -> frozenset[str]:
     if isinstance(item.get("model"), str):
         found.add(f"model:{item['model']}")
     return frozenset(found)
-
-
-_KEY_UNITS = (
-    ("price_per_gpu_hour", "USD per hour"),
-    ("price_hour", "USD per hour"),
-    ("price_per_gpu_month", "USD per month"),
-    ("price_month", "USD per month"),
-    ("_cost", "USD"),
-    ("_fee", "USD"),
-    ("gpu_hours", "GPU-hour"),
-    ("hours_per_month", "hour per month"),
-    ("hours", "hour"),
-    ("egress_tb_included", "TB per month"),
-    ("_tbs", "TB/s"),
-    ("per_gpu_low_gb", "GB per GPU"),
-    ("per_gpu_high_gb", "GB per GPU"),
-    ("per_gpu_gb", "GB per GPU"),
-    ("_gb", "GB"),
-    ("gpus_needed", "GPU"),
-    ("gpus", "GPU"),
-    ("servers_needed", "server"),
-    ("params_b", "billion param"),
-    ("active_b", "billion param"),
-    ("_tokens", "tokens"),
-    ("bytes_per_param", "byte per param"),
-    ("_pct", "%"),
-    ("layers", "layer"),
-    ("kv_heads", "head"),
-    ("batch", "request"),
-    ("_tflops", "TFLOPS"),
-    ("_w", "W"),
-)
-_DURATIONS = {"hours": "hour", "days": "day", "weeks": "week", "months": "month", "years": "year"}
-
-
-def key_unit(key: str, duration_unit: str = "") -> str | None:
-    if key == "duration":
-        return _DURATIONS.get(duration_unit)
-    return next((unit for suffix, unit in _KEY_UNITS if key.endswith(suffix)), None)

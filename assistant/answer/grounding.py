@@ -229,6 +229,8 @@ def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
 
 _URL = re.compile(r"(?:https?://|www\.)[^\s)\]]+", re.IGNORECASE)
 _SOURCE_LINE = re.compile(r"^\s*\[\d{1,2}\]", re.MULTILINE)
+# a list item or Markdown instead of prose: «- Для RTX 5090: …», «1. …», «## …», «**…**»
+_LAYOUT = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|#{1,6}\s)|\*\*", re.MULTILINE)
 
 
 def foreign_links(text: str, sources: Sources) -> list[str]:
@@ -238,11 +240,12 @@ def foreign_links(text: str, sources: Sources) -> list[str]:
 
 
 def degenerate(text: str) -> bool:
-    """Repetition loops («— — — —») or a fake source list: typical of a confused model."""
+    """Repetition loops («— — — —»), a fake source list, or list/Markdown layout instead of the
+    prose answers are written in: typical of a confused model."""
     tokens = text.split()
     run = longest = 1
     for a, b in itertools.pairwise(tokens):
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     diverse = len(set(tokens)) >= 0.4 * len(tokens) if len(tokens) >= 20 else True
-    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text))
+    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text) or _LAYOUT.search(text))

@@ -147,7 +147,7 @@ class Guard:
             for u in grounding.foreign_links(text, sources)
         ]
         if grounding.degenerate(text):
-            problems.append(Problem("degenerate", "повторы или список источников в тексте"))
+            problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
         return text, citations, problems
 
     def _embedded(

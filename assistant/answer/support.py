@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 from assistant.answer.claims import (
     KINDS,
     MARKER,
-    UNKNOWN,
     Group,
     Lexicon,
     Quantity,
     json_quantities,
     quantities,
 )
+from assistant.answer.units import UNKNOWN
 
 if TYPE_CHECKING:
     from assistant.corpus.glossary import Entry

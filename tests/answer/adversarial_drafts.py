@@ -105,6 +105,12 @@ DRAFTS: tuple[Draft, ...] = (
     ),
     bad("unit", GPU_HOUR, "8 GPU, работающих 10 часов, расходуют 80 GPU [1]."),
     bad("rounded", GPU_HOUR, "Один H100 стоит около 2 000 $ в месяц [1]."),
+    bad(  # written by the instruct model: the hourly price called monthly, the period first
+        "unit",
+        GPU_HOUR,
+        "Час одной H100 выходит дешевле, потому что в месяце 730 часов, и цена одной H100 за "
+        "месяц составляет примерно 3,00 $ (2 190 $ ÷ 730 часов) [1].",
+    ),
     bad(
         "entity",
         GPU_HOUR,
@@ -205,6 +211,7 @@ DRAFTS: tuple[Draft, ...] = (
     bad("unit", COST, "Неделя аренды восьми H100 — это 4 032 GPU-часа по 3,00 $ за GPU-час."),
     bad("rounded", COST, "Неделя аренды восьми H100 обойдётся примерно в 4 000 $."),
     bad("entity", COST, "Неделя аренды восьми H200 обойдётся примерно в 4 032 $."),
+    good(COST, "Аренда восьми H100 за неделю обойдётся примерно в 4 032 $."),
     # -- fit: Llama 3 70B FP8 on two L40S ----------------------------------------------------------
     good(
         FIT,

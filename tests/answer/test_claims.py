@@ -34,6 +34,8 @@ def _q(text: str, lexicon: Lexicon, **kw: Any) -> list[tuple[str, str | None, li
         ("около 45,89 ГБ на GPU", ["GB per GPU"]),
         ("на 8 × NVIDIA H100 SXM и на 2 H200", ["GPU", "GPU"]),
         ("20 ТБ в месяц включено", ["TB per month"]),
+        ("цена одной H100 за месяц составляет примерно 3,00 $", ["USD per month"]),
+        ("По 3,00 $ за GPU-час это обойдётся примерно в 4 032 $", ["USD per GPU-hour", "USD"]),
     ],
 )
 def test_units_are_read_after_numbers(text: str, units: list[str], lexicon: Lexicon) -> None:

@@ -82,6 +82,11 @@ def test_links_must_come_from_sources() -> None:
         ("All-reduce — — — — — — обмен", True),
         ("Статьи:\n[1] NVLink (/glossary/nvlink)\n[2] PCIe", True),
         (" ".join(["GPU"] * 3 + ["память"] * 30), True),
+        # a real instruct model's answer to «какую куду ставить под драйвер 550»
+        ("Куду ставить под драйвер 550:\n- Для RTX PRO 6000 Blackwell и RTX 5090: PCIe [1].", True),
+        ("NVLink vs PCIe:\n1. Скорость [1].\n2. Связь [2].", True),
+        ("**NVLink** быстрее PCIe [1].", True),
+        ("Канал PCIe Gen5 x16 — около 64 ГБ/с [1]; 8 GPU - это сервер.", False),
     ],
 )
 def test_degenerate_drafts(text: str, bad: bool) -> None:
