@@ -248,4 +248,32 @@ def degenerate(text: str) -> bool:
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     diverse = len(set(tokens)) >= 0.4 * len(tokens) if len(tokens) >= 20 else True
-    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text) or _LAYOUT.search(text))
+    layout = bool(_SOURCE_LINE.search(text) or _LAYOUT.search(text))
+    return longest >= 4 or not diverse or layout or _repeats_a_sentence(text)
+
+
+def _repeats_a_sentence(text: str) -> bool:
+    """The same sentence (five words or more) twice: a model going round in circles."""
+    from assistant.search.indexing import split_sentences
+
+    seen: set[str] = set()
+    for sentence in split_sentences(MARKER.sub(" ", text)):
+        key = " ".join(sentence.lower().split())
+        if len(key.split()) >= 5 and key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
+_ENDING = re.compile(r"[.!?…»)\]]\s*$")
+
+
+def cut_off(text: str) -> bool:
+    """A draft that stops mid-sentence (the token limit hit): not an answer to deliver."""
+    return not _ENDING.search(text)
+
+
+def glossary_paths(text: str) -> list[str]:
+    """Glossary page paths written into a draft: sources are shown under the answer, a draft
+    must not carry them («Видеопамять (VRAM) (/glossary/vram) говорит…»)."""
+    return [m.group(0) for m in _GLOSSARY_PATH.finditer(text)]

@@ -136,6 +136,8 @@ class Guard:
         problems = grounding.verify(text, citations, context, sources, cited=used, headline=numeric)
         if not 20 <= len(text) <= 1500:
             problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
+        elif grounding.cut_off(text):
+            problems.append(Problem("length", "ответ оборван на середине предложения"))
         if ctx.entries and not citations and not numeric:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
@@ -145,6 +147,10 @@ class Guard:
         problems += [
             Problem("foreign_link", f"ссылка не из источников: {u}")
             for u in grounding.foreign_links(text, sources)
+        ]
+        problems += [
+            Problem("foreign_link", f"путь к статье в тексте: {p}")
+            for p in grounding.glossary_paths(text)
         ]
         if grounding.degenerate(text):
             problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))

@@ -1,30 +1,24 @@
 """messages → LLM text/tool calls over the OpenAI-compatible API.
 
-Every call has one deadline for the whole answer (`timeout_s`, default llm_timeout_s): HTTP
-timeouts shrink to the time left, and a watchdog shuts the socket when it passes, so a server
-dripping one token every few seconds cannot hold an answer longer than the budget.
+Every call has one deadline for the whole answer (`timeout_s`, default llm_timeout_s) and goes
+through a circuit breaker (assistant/llm/resilience.py): a server dripping one token every few
+seconds cannot hold an answer longer than the budget, and a failing one is skipped.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from assistant.errors import (
-    GenerationError,
-    LLMCircuitOpenError,
-    LLMTimeoutError,
-    LLMUnavailableError,
-)
+from assistant.errors import GenerationError, LLMUnavailableError
+from assistant.llm.resilience import Breaker, Deadline
 from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -50,110 +44,6 @@ class LLMResponse:
     completion_tokens: int
 
 
-class _Breaker:
-    """Consecutive-failure circuit breaker: closed → open (reset_s) → half-open (one trial)."""
-
-    def __init__(self, threshold: int, reset_s: float, clock: Callable[[], float]) -> None:
-        self._threshold = max(1, threshold)
-        self._reset_s = reset_s
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._failures = 0
-        self._opened_at: float | None = None
-        self._trial_in_flight = False
-
-    def _cooled(self) -> bool:
-        return self._opened_at is not None and self._clock() - self._opened_at >= self._reset_s
-
-    @property
-    def would_allow(self) -> bool:
-        with self._lock:
-            return self._opened_at is None or (self._cooled() and not self._trial_in_flight)
-
-    def acquire(self) -> None:
-        """Let a call through or raise LLMUnavailableError at once (no network touched)."""
-        with self._lock:
-            if self._opened_at is None:
-                return
-            if self._cooled() and not self._trial_in_flight:
-                self._trial_in_flight = True  # half-open: this call is the one trial
-                return
-        raise LLMCircuitOpenError("LLM circuit breaker is open")
-
-    def success(self) -> None:
-        with self._lock:
-            self._failures = 0
-            self._opened_at = None
-            self._trial_in_flight = False
-
-    def release(self) -> None:
-        """Give up a half-open trial without a verdict (the call failed for a local reason)."""
-        with self._lock:
-            self._trial_in_flight = False
-
-    def failure(self) -> None:
-        with self._lock:
-            self._failures += 1
-            if self._trial_in_flight or self._failures >= self._threshold:
-                if self._opened_at is None or self._trial_in_flight:
-                    log.warning("LLM circuit breaker opens for %.1f s", self._reset_s)
-                self._opened_at = self._clock()
-            self._trial_in_flight = False
-
-
-class Deadline:
-    """The time budget of one whole answer (connect, first byte and every chunk included)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.at = time.monotonic() + seconds
-        self.fired = False  # the watchdog cut the connection
-
-    def remaining(self) -> float:
-        return self.at - time.monotonic()
-
-    @property
-    def passed(self) -> bool:
-        return self.fired or self.remaining() <= 0
-
-    def error(self, url: object) -> LLMTimeoutError:
-        return LLMTimeoutError(f"LLM answer exceeded its {self.seconds:g} s deadline at {url}")
-
-    def check(self, url: object) -> None:
-        if self.passed:
-            raise self.error(url)
-
-    @contextmanager
-    def watching(self, response: httpx.Response) -> Iterator[None]:
-        """Shut the response's socket when the deadline passes: a blocked read returns at once
-        (a read timeout alone restarts with every chunk that arrives)."""
-        sock = _socket_of(response)
-        timer = None
-        if sock is not None:
-            timer = threading.Timer(max(0.0, self.remaining()), self._cut, args=(sock,))
-            timer.daemon = True
-            timer.start()
-        try:
-            yield
-        finally:
-            if timer is not None:
-                timer.cancel()
-
-    def _cut(self, sock: socket.socket) -> None:
-        self.fired = True
-        with suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-
-
-def _socket_of(response: httpx.Response) -> socket.socket | None:
-    stream = response.extensions.get("network_stream")
-    try:
-        sock = stream.get_extra_info("socket") if stream is not None else None
-    except Exception:  # a transport without sockets (tests, proxies): checks between chunks
-        return None
-    return sock if isinstance(sock, socket.socket) else None
-
-
 class ChatClient:
     """Thread-safe client of one OpenAI-compatible endpoint (vLLM) with retries and a breaker.
 
@@ -174,7 +64,7 @@ class ChatClient:
         self._base = settings.llm_base_url.rstrip("/")
         self._model = settings.llm_model
         self._model_lock = threading.Lock()
-        self._breaker = _Breaker(settings.llm_breaker_failures, settings.llm_breaker_reset_s, clock)
+        self._breaker = Breaker(settings.llm_breaker_failures, settings.llm_breaker_reset_s, clock)
         self._secret = settings.llm_api_key.get_secret_value()
         headers = {"Accept": "application/json"}
         if self._secret:
