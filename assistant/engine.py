@@ -3,100 +3,138 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from assistant.answer.compose import Picked, SentenceBank, pick
-from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator
+from assistant.answer.compose import Picked, SentenceBank, general_first, pick
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
-from assistant.parsing.text import words
-from assistant.routing.router import Signals, signals, unknown_term, wants_calculation
+from assistant.corpus.catalog import Catalog
+from assistant.parsing.message import ParsedMessage, Reader
+from assistant.parsing.text import Tokens, tokenize
+from assistant.routing.router import wants_calculation
 from assistant.routing.scope import Scope, decide_scope
+from assistant.routing.triage import handoff_answer, triage
+from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
-from assistant.search.retrieval import HybridRetriever, Retrieval
+from assistant.search.retrieval import Retrieval, Retriever
 from assistant.settings import Settings
+from assistant.tools.solve import NumericOutcome
+from assistant.tools.toolbox import Toolbox
 
 log = logging.getLogger(__name__)
-REFUSING: frozenset[str] = frozenset({"out_of_scope", "injection", "not_found"})
 SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer
+
+
+@dataclass(frozen=True)
+class Request:
+    """One message on its way through the engine: read once, with the conversation so far."""
+
+    message: ParsedMessage
+    history: list[Turn]
+    carried: dict[str, Any]  # the previous answer's numeric parameters
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+    def searched(self, question: Tokens, retrieval: Retrieval, scope: Scope) -> Searched:
+        mine = {f.name: getattr(self, f.name) for f in fields(Request)}
+        return Searched(**mine, question=question, retrieval=retrieval, scope=scope)
+
+
+@dataclass(frozen=True)
+class Searched(Request):
+    """A request the glossary was searched for: the question asked, the evidence, the scope."""
+
+    question: Tokens  # self-contained (a follow-up is condensed), read
+    retrieval: Retrieval
+    scope: Scope
 
 
 class Engine:
     def __init__(
         self,
         settings: Settings,
-        retriever: HybridRetriever,
+        retriever: Retriever,
         embedded: EmbeddedGenerator,
-        llm: VLLMGenerator | None = None,
+        llm: LLMGenerator | None = None,
+        *,
+        catalog: Catalog,
     ) -> None:
         self.settings = settings
         self.retriever = retriever
         self.glossary = retriever.glossary
         self.entries = self.glossary.by_slug()
         self.bank = SentenceBank(self.glossary.entries, retriever.index)
+        self.tools = Toolbox(catalog)
+        self.vocabulary = Vocabulary(self.glossary, catalog)
+        self.reader = Reader(catalog, terms=retriever.aliases)
         self.embedded = embedded
         self.llm = llm
-        self.guard = Guard(settings, self.glossary, embedded, llm)
+        self.guard = Guard(settings, self.glossary, catalog, embedded, llm)
 
     # -- routing ---------------------------------------------------------------------------
 
     def answer(self, message: str, history: list[Turn]) -> Answer:
-        sig = signals(message)
-        carried = _carried(history)
+        req = Request(self.reader.read(message), history, _carried(history))
+        sig = req.message.signals
         if sig.injection:
-            return self._fixed("injection", message, carried, refused=True)
+            return self._fixed("injection", req, refused=True)
         if sig.greeting:
-            return self._fixed("greeting", message, carried, thanks=_is_thanks(message))
+            return self._fixed("greeting", req, thanks=sig.thanks)
+        if (handoff := triage(req.text)) is not None:  # refunds, outages, accounts: people decide
+            return handoff_answer(handoff, req.text, req.carried, self.settings.prompts_dir)
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
-            return self._fixed("out_of_scope", message, carried, refused=True)
-        from assistant.tools.solve import solve
+            return self._fixed("out_of_scope", req, refused=True)
+        outcome = self._calculate(req)
+        args, carried = outcome.arguments, bool(req.carried)
+        if wants_calculation(req.message, outcome.is_numeric, outcome.missing, args, carried):
+            return self._numeric(req, outcome)
+        searched = self._search(req)
+        if not searched.scope.in_scope:
+            return self._outside(searched)
+        return self._explain(searched)
 
-        outcome = solve(message, carried)
+    def _calculate(self, req: Request) -> NumericOutcome:
+        outcome = self.tools.solve(req.message, req.carried)
         if outcome.is_numeric and outcome.missing and outcome.tool:
-            outcome = self._fill_with_llm(outcome, message, history, carried) or outcome
-        args = outcome.arguments
-        if wants_calculation(message, outcome.is_numeric, outcome.missing, args, bool(carried)):
-            return self._numeric(message, history, outcome)
-        question = self.condense(message, history, sig)
-        retrieval = self.retriever.retrieve(question, k=6)
-        if sig.counterpart:
-            retrieval = self._without_subject(retrieval, message, history)
-        scope = decide_scope(question, sig, retrieval, self.glossary)
-        if not scope.in_scope:
-            return self._outside(message, question, sig, retrieval, scope, carried)
-        return self._explain(message, question, history, sig, retrieval, scope, carried)
+            return self._fill_with_llm(outcome, req) or outcome
+        return outcome
 
-    def _fill_with_llm(
-        self, outcome: Any, message: str, history: list[Turn], carried: dict[str, Any]
-    ) -> Any:
+    def _fill_with_llm(self, outcome: NumericOutcome, req: Request) -> NumericOutcome | None:
         """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
-        if self.llm is None or not self.llm.client.available:
+        if self.llm is None or not self.llm.available or outcome.tool is None:
             return None
-        from assistant.llm.assist import fill_arguments
-        from assistant.tools.registry import get_tool
-        from assistant.tools.solve import solve
-
-        tool = get_tool(outcome.tool).openai()
-        filled = fill_arguments(self.llm.client, self.settings.prompts_dir, tool, message, history)
+        tool = self.tools.get(outcome.tool).openai()
+        filled = self.llm.fill_arguments(tool, req.message, req.history)
         if not filled:
             return None
-        retry = solve(message, {**carried, **outcome.params, **filled})
+        retry = self.tools.solve(req.message, {**req.carried, **outcome.params, **filled})
         return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
 
-    def condense(self, message: str, history: list[Turn], sig: Signals) -> str:
+    def _search(self, req: Request) -> Searched:
+        text = self.condense(req)
+        question = req.message.tokens if text == req.text else tokenize(text)
+        retrieval = self.retriever.retrieve(text, k=6)
+        if req.message.signals.counterpart:
+            retrieval = self._without_subject(retrieval, req)
+        scope = decide_scope(req.message, question, retrieval, self.vocabulary)
+        return req.searched(question, retrieval, scope)
+
+    def condense(self, req: Request) -> str:
         """Make a follow-up self-contained: the LLM (JSON schema) if healthy, else the topic."""
-        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        message, sig = req.text, req.message.signals
+        prev = _previous_topic(req.history)
         if prev is None or not sig.follow_up:
             return message
-        if self.llm is not None and self.llm.client.available:
-            from assistant.llm.assist import condense
-
-            rewritten = condense(self.llm.client, self.settings.prompts_dir, message, history)
+        if self.llm is not None and self.llm.available:
+            rewritten = self.llm.condense(req.message, req.history)
             if rewritten:
                 return rewritten
-        own = self.retriever.aliases.match(message)
-        pronoun = any(w in _PRONOUNS for w in words(message))
+        own = req.message.terms
+        pronoun = any(w in _PRONOUNS for w in req.message.words)
         if own and not (pronoun or sig.comparison_cue):
             return message
         topic = [self.entries[s] for s in prev.slugs[:1] if s in self.entries]
@@ -106,16 +144,14 @@ class Engine:
             return f"{message} ({topic[0].title}: {split_sentences(topic[0].text)[0]})"
         return f"{message} ({topic[0].title})"
 
-    def _without_subject(
-        self, retrieval: Retrieval, message: str, history: list[Turn]
-    ) -> Retrieval:
+    def _without_subject(self, retrieval: Retrieval, req: Request) -> Retrieval:
         """«Аналог NVLink у AMD»: lead with the counterpart, keep the subject as support.
 
         The subject stays cited because its own text often names the counterpart
         («аналог у AMD — RCCL») even when the counterpart has no entry of its own.
         """
-        subject = set(self.retriever.aliases.match(message))
-        prev = next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+        subject = set(req.message.terms)
+        prev = _previous_topic(req.history)
         if prev is not None and not subject:
             subject = set(prev.slugs[:1])
         others = [h for h in retrieval.hits if h.slug not in subject]
@@ -128,77 +164,65 @@ class Engine:
 
     # -- routes ----------------------------------------------------------------------------
 
-    def _fixed(self, route: Route, message: str, carried: dict[str, Any], **kw: Any) -> Answer:
-        ctx = AnswerContext(
-            route=route, message=message, question=message, thanks=kw.get("thanks", False)
-        )
-        meta = AnswerMeta(question=message, params=carried, confidence="high")
-        text = self.embedded.generate(ctx)
+    def _fixed(
+        self, route: Route, req: Request, *, refused: bool = False, thanks: bool = False
+    ) -> Answer:
+        ctx = AnswerContext(route=route, message=req.text, question=req.text, thanks=thanks)
+        meta = AnswerMeta(question=req.text, params=req.carried, confidence="high")
         return Answer(
-            answer=text,
-            refused=kw.get("refused", False),
+            answer=self.embedded.generate(ctx),
+            refused=refused,
             route=route,
             generator="embedded",
             meta=meta,
         )
 
-    def _outside(
-        self,
-        message: str,
-        question: str,
-        sig: Signals,
-        retrieval: Retrieval,
-        scope: Scope,
-        carried: dict[str, Any],
-    ) -> Answer:
+    def _outside(self, req: Searched) -> Answer:
+        scope = req.scope
         route: Route = "not_found" if scope.near_domain else "out_of_scope"
         nearest = (
-            tuple(self.entries[h.slug] for h in retrieval.hits[:2]) if scope.near_domain else ()
+            tuple(self.entries[h.slug] for h in req.retrieval.hits[:2]) if scope.near_domain else ()
         )
-        term = (
-            sig.defined_term
-            if sig.defined_term and unknown_term(sig.defined_term, self.glossary)
-            else ""
-        )
+        term = req.message.signals.defined_term if scope.unknown_term else ""
         ctx = AnswerContext(
-            route=route, message=message, question=question, entries=nearest, defined_term=term
+            route=route,
+            message=req.text,
+            question=req.question.text,
+            entries=nearest,
+            defined_term=term,
         )
         meta = AnswerMeta(
-            question=question,
-            params=carried,
+            question=req.question.text,
+            params=req.carried,
             slugs=[e.slug for e in nearest],
             confidence="low",
             handoff=True,
         )
         return self._finish(ctx, meta, refused=True)
 
-    def _explain(
-        self,
-        message: str,
-        question: str,
-        history: list[Turn],
-        sig: Signals,
-        retrieval: Retrieval,
-        scope: Scope,
-        carried: dict[str, Any],
-    ) -> Answer:
-        slugs = scope.slugs
-        route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
-        if route == "term" and not (sig.defined_term and slugs[0] in retrieval.alias):
+    def _explain(self, req: Searched) -> Answer:
+        slugs = general_first(req.scope.slugs, self.entries, req.text)  # «HBM» → HBM3e first
+        retrieval, question = req.retrieval, req.question.text
+        route: Route = "comparison" if len(slugs) > 1 and req.scope.comparison else "term"
+        if route == "term" and not (
+            req.message.signals.defined_term and slugs[0] in retrieval.alias
+        ):
             slugs = self._supporting(slugs, retrieval, question)  # «что такое NVLink» stays focused
-        seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
+        seen = {s for t in req.history[-2:] if t.role == "assistant" for s in t.slugs}
         picked = self._pick(slugs, retrieval, question, comparison=route == "comparison", seen=seen)
-        entries = tuple(p.entry for p in picked)
         ctx = AnswerContext(
             route=route,
-            message=message,
+            message=req.text,
             question=question,
-            history=history,
-            entries=entries,
+            history=req.history,
+            entries=tuple(p.entry for p in picked),
             picked=picked,
         )
         meta = AnswerMeta(
-            question=question, params=carried, slugs=list(slugs), confidence=scope.confidence
+            question=question,
+            params=req.carried,
+            slugs=list(slugs),
+            confidence=req.scope.confidence,
         )
         meta.evidence = [_evidence(p) for p in picked]
         return self._finish(ctx, meta)
@@ -249,23 +273,28 @@ class Engine:
             out.append(Picked(entry, n, tuple(sents)))
         return tuple(p for p in out if p.sentences)
 
-    def _numeric(self, message: str, history: list[Turn], outcome: Any) -> Answer:
+    def _numeric(self, req: Request, outcome: NumericOutcome) -> Answer:
         route: Route = "clarify" if outcome.missing else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
         calls = [
-            ToolCall(name=r.tool, arguments=r.inputs, result=r.model_dump())
+            ToolCall(
+                name=r.tool,
+                arguments=r.inputs,
+                result=r.model_dump(),
+                display=self.tools.display(r, outcome.arguments, outcome.notes_ru),
+            )
             for r in outcome.results
         ]
         ctx = AnswerContext(
             route=route,
-            message=message,
-            question=message,
-            history=history,
+            message=req.text,
+            question=req.text,
+            history=req.history,
             entries=sources,
             outcome=outcome,
         )
         meta = AnswerMeta(
-            question=message,
+            question=req.text,
             params=outcome.params,
             slugs=[e.slug for e in sources],
             confidence="high",
@@ -294,10 +323,7 @@ class Engine:
         )
 
     def ready(self) -> dict[str, Any]:
-        if self.llm is None:
-            llm = "disabled"
-        else:
-            llm = "ok" if self.llm.client.available and self.llm.client.health() else "down"
+        llm = "disabled" if self.llm is None else "ok" if self.llm.healthy() else "down"
         generator = "vllm" if llm == "ok" else "embedded"
         return {
             "index": self.retriever.index.vectors.ntotal > 0,
@@ -314,13 +340,14 @@ _PRONOUNS = frozenset(
 )
 
 
+def _previous_topic(history: list[Turn]) -> Turn | None:
+    """The last answer that cited entries: what a follow-up refers back to."""
+    return next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
+
+
 def _carried(history: list[Turn]) -> dict[str, Any]:
     prev = next((t for t in reversed(history) if t.role == "assistant"), None)
     return dict(prev.params) if prev else {}
-
-
-def _is_thanks(message: str) -> bool:
-    return message.strip().lower().startswith(("спасибо", "благодар", "спс", "thank"))
 
 
 def _evidence(p: Picked) -> Evidence:

@@ -109,5 +109,9 @@ class GroundingError(GenerationError):
 
 
 class InputError(AssistantError):
-    def __init__(self, message: str) -> None:
+    """The message is Russian and user-facing; `code` names the rejection for machines (the
+    HTTP error code: `empty_message`, `message_too_long`, …)."""
+
+    def __init__(self, message: str, *, code: str = "invalid_input") -> None:
         super().__init__(message, user_message=message)
+        self.code = code

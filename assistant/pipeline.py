@@ -16,27 +16,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from assistant.errors import InputError
+from assistant.answer.generation import EmbeddedGenerator, LLMGenerator, VLLMGenerator
+from assistant.conversation.validation import validate_message
+from assistant.corpus.catalog import load_catalog
+from assistant.corpus.glossary import Glossary, load_glossary
+from assistant.embedding.batching import BatchingEmbedder
+from assistant.embedding.model import Embedder, load_embedder
+from assistant.engine import Engine
+from assistant.llm.client import ChatClient
 from assistant.schema import Answer, StreamEvent, Turn
+from assistant.search.indexing import ProgressFn, open_index
+from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings, load_settings
-
-if TYPE_CHECKING:
-    from assistant.embedding.model import Embedder
-    from assistant.engine import Engine
-    from assistant.search.indexing import ProgressFn
-    from assistant.search.retrieval import HybridRetriever
 
 
 def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> HybridRetriever:
     """Glossary + embedding model + (re)built index → the hybrid retriever."""
-    from assistant.corpus.glossary import load_glossary
-    from assistant.embedding.batching import BatchingEmbedder
-    from assistant.embedding.model import load_embedder
-    from assistant.search.indexing import open_index
-    from assistant.search.retrieval import HybridRetriever
-
     glossary = load_glossary(settings.corpus_dir)
     embedder: Embedder = load_embedder(settings)
     batch_max = settings.embed_batch_max
@@ -58,27 +55,21 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
 
 
 class Pipeline:
-    """Validates input at the edge, runs the engine, streams the verified answer."""
+    """Guards input (the conversation layer's validator), runs the engine, streams the answer."""
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
         self.settings = settings
 
-    def _validate(self, message: str) -> str:
-        text = (message or "").strip()
-        if not text:
-            raise InputError("Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ.")
-        limit = self.settings.max_message_chars
-        if len(text) > limit:
-            raise InputError(
-                f"Сообщение слишком длинное ({len(text)} символов, максимум {limit}). "
-                "Сократите вопрос, пожалуйста."
-            )
-        return text
+    @property
+    def glossary(self) -> Glossary:
+        """The glossary the engine answers from (glossary pages show the same one)."""
+        return self.engine.glossary
 
     def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
         start = time.perf_counter()
-        answer = self.engine.answer(self._validate(message), list(history))
+        text = validate_message(message, self.settings.max_message_chars)  # the channels' rules
+        answer = self.engine.answer(text, list(history))
         answer.meta.latency_ms = round((time.perf_counter() - start) * 1000, 2)
         return answer
 
@@ -118,15 +109,13 @@ def build_pipeline(
     settings: Settings | None = None, progress: ProgressFn | None = None
 ) -> Pipeline:
     """The one composition root: corpus, model, index, calculators, generators."""
-    from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
-    from assistant.engine import Engine
-
     settings = settings or load_settings()
+    catalog = load_catalog(settings.corpus_dir)  # a corpus error shows before the model loads
     retriever = build_retriever(settings, progress)
-    llm = None
+    llm: LLMGenerator | None = None
     if settings.llm_base_url:
-        from assistant.llm.client import ChatClient
-
         llm = VLLMGenerator(ChatClient(settings), settings.prompts_dir)
-    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm)
+    engine = Engine(
+        settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm, catalog=catalog
+    )
     return Pipeline(engine, settings)

@@ -7,6 +7,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
+from assistant.tools.display import Display
+
 Route = Literal[
     "term",  # explain one term
     "comparison",  # compare two or more terms
@@ -37,7 +39,8 @@ class Citation(BaseModel):
 class ToolCall(BaseModel):
     name: str
     arguments: dict[str, Any]
-    result: dict[str, Any]
+    result: dict[str, Any]  # raw and machine-readable, for integrations
+    display: Display | None = None  # the same result for people (DISPLAY.md)
 
 
 class Turn(BaseModel):
@@ -88,6 +91,7 @@ class AnswerMeta(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     confidence: Literal["high", "medium", "low"] = "medium"
     handoff: bool = False  # "передать специалисту": the glossary does not cover it
+    handoff_reason: str = ""  # why, in Russian, for the support agent (routing/triage.py)
     fallback_reason: FallbackReason = ""  # why the embedded generator answered, as a code
     fallback_detail: str = ""  # the same for people reading logs (may quote the draft)
     grounding_violations: int = 0  # caught (and repaired) before the answer left the engine

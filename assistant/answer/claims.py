@@ -5,7 +5,7 @@ precision, architecture and glossary terms it is attached to: those named in its
 in its sentence, and on the source side also the entry's own subject. Sources are split into
 groups that state claims together — one glossary sentence, one tool result, the user's words.
 
-    lexicon = Lexicon.build(glossary)            # entity names, once per engine
+    lexicon = Lexicon.build(glossary, catalog)   # entity names, once per engine
     quantities("У H200 141 ГБ HBM3e", lexicon)    # [Quantity(141, "GB", {gpu:h200, term:hbm3e})]
 
 Units: assistant/answer/units.py; matching rules: assistant/answer/support.py.
@@ -21,9 +21,13 @@ from typing import TYPE_CHECKING
 from assistant.answer.units import CURRENCIES, UNKNOWN, key_unit, rate_before, unit_after
 
 if TYPE_CHECKING:
+    from assistant.corpus.catalog import Catalog
     from assistant.corpus.glossary import Glossary
 
 KINDS = ("gpu", "model", "precision", "arch", "term")
+# kinds a draft sentence carries from an earlier clause («У H100, по данным NVIDIA, 141 ГБ»):
+# a GPU or model is what a sentence is about; «в FP16», a term, holds only in its own clause
+_TOPICS = ("gpu", "model", "arch")
 _PRECISIONS = "fp4 nvfp4 mxfp4 fp6 fp8 fp16 bf16 tf32 fp32 fp64 int4 int8".split()
 _ARCHS = (
     *("Hopper", "Blackwell Ultra", "Blackwell", "Ada Lovelace", "Ampere"),
@@ -82,28 +86,26 @@ class Lexicon:
     starts: dict[str, int] = field(default_factory=dict, repr=False)  # first word → most words
 
     @classmethod
-    def build(cls, glossary: Glossary | None = None, *, catalogue: bool = True) -> Lexicon:
+    def build(cls, glossary: Glossary | None = None, catalog: Catalog | None = None) -> Lexicon:
         lex = cls()
         for p in _PRECISIONS:
             lex.add(p, f"precision:{p}")
         for a in _ARCHS:
             lex.add(a, f"arch:{a.lower()}")
-        if catalogue:
-            lex._add_catalogue()
+        if catalog is not None:
+            lex._add_catalogue(catalog)
         if glossary is not None:
             for entry in glossary.entries:
                 for name in entry.names:
                     lex.add(name, f"term:{entry.slug}", overwrite=False)
         return lex
 
-    def _add_catalogue(self) -> None:
-        from assistant.corpus import catalog
-
-        for g in catalog.gpus().values():
+    def _add_catalogue(self, catalog: Catalog) -> None:
+        for g in catalog.gpus.values():
             short = re.sub(r"^(?:NVIDIA|AMD)\s+(?:GeForce\s+|Instinct\s+)?", "", g.name)
             for name in (g.id, g.name, short, *g.aliases):
                 self.add(name, f"gpu:{g.id}")
-        for m in catalog.models().values():
+        for m in catalog.models.values():
             for name in (m.id, m.name, *m.aliases):
                 self.add(name, f"model:{m.id}")
 
@@ -165,14 +167,19 @@ def _clause_index(clauses: list[tuple[int, int, str]], pos: int) -> int:
 
 
 def _earlier(
-    clauses: list[tuple[int, int, str]], i: int, mentions: list[Mention]
+    clauses: list[tuple[int, int, str]], i: int, mentions: list[Mention], numbers: list[int]
 ) -> list[set[str]]:
     """Entities of the clauses a clause continues, nearest first: back over commas and
-    brackets («У H100, по данным NVIDIA, 141 ГБ»), never over «;», «:», «а», «но»."""
+    brackets («У H100, по данным NVIDIA, 141 ГБ»), never over «;», «:», «а», «но», and not
+    past a clause with a number of its own («KV-кэш в FP16, 1 запрос, запас 10–30 %»: the
+    margin is not «in FP16»)."""
     out = []
     while i > 0 and (clauses[i][2] in (", ", "(") or clauses[i][2].strip() == "и"):
         i -= 1
-        out.append(_entities_in(mentions, clauses[i][0], clauses[i][1]))
+        start, end, _ = clauses[i]
+        out.append(_entities_in(mentions, start, end))
+        if any(start <= n < end for n in numbers):
+            break
     return out
 
 
@@ -205,7 +212,7 @@ def quantities(
     out = []
     for m, unit in zip(found, units, strict=True):
         i = _clause_index(clauses, m.start())
-        earlier = _earlier(clauses, i, mentions)
+        earlier = _earlier(clauses, i, mentions, [f.start() for f in found])
         own = _entities_in(mentions, clauses[i][0], clauses[i][1])
         if not own and clauses[i][2] == "(" and earlier:  # «H200 (141 ГБ)»: about H200
             own = earlier[0]
@@ -231,8 +238,9 @@ def _mask(text: str, mentions: list[Mention]) -> str:
 def _attach(
     own: set[str], earlier: list[set[str]], sentence: set[str], subject: set[str], *, draft: bool
 ) -> set[str]:
-    """Entities a number is about, per kind. A draft: its clause's, else the nearest earlier
-    clause's («У H100, по данным NVIDIA, 141 ГБ»); terms only in its own clause, before the
+    """Entities a number is about, per kind. A draft: its clause's, else (GPU, model,
+    architecture) the nearest earlier clause's («У H100, по данным NVIDIA, 141 ГБ»); precisions
+    only in its own clause, terms only in its own clause before the
     number («PCIe … — 1,8 ТБ/с»; not «72 GPU … через NVSwitch»). A source: its
     clause's, else its sentence's — and always its entry (subject): «быстрее, чем PCIe: …
     NVLink в Blackwell — 1,8 ТБ/с» says 1,8 ТБ/с of NVLink, not of PCIe."""
@@ -240,7 +248,7 @@ def _attach(
     for kind in KINDS:
         mine = _of(own, kind)
         if draft:
-            if not mine and kind != "term":
+            if not mine and kind in _TOPICS:
                 mine = next((_of(c, kind) for c in earlier if _of(c, kind)), set())
         else:
             mine = (mine or _of(sentence, kind)) | _of(subject, kind)

@@ -1,4 +1,9 @@
-"""Retrieved entries + query vector → the glossary sentences an answer should use, in order."""
+"""Retrieved entries + query vector → the glossary sentences an answer should use, in order.
+
+Also the two touches that make extracted sentences read well on their own: a sentence-initial
+«Он/Она/Оно» that continues the entry's definition names the term instead, and for a family
+name («HBM») the entry that explains the bare name leads over a newer generation («HBM4»).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,10 @@ from assistant.search.indexing import SearchIndex, split_sentences
 
 _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сравнить .* можно)")
 _LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
+# a nominative personal pronoun opening a sentence, followed by a lower-case word (the verb)
+_PRONOUN = re.compile(r"^(?:Он|Она|Оно)\s+(?=[а-яё])")
+# a bare Latin name in the question («HBM», not «HBM4» or «hbm3e»)
+_FAMILY = re.compile(r"(?<![\w-])[A-Za-z]{2,}(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -123,7 +132,64 @@ def with_marker(sentence: str, number: int) -> str:
 
 
 def paragraph(picked: Picked) -> str:
-    sents = list(picked.sentences)
-    if sents and sents[0] == split_sentences(picked.entry.text)[0]:
+    own = split_sentences(picked.entry.text)
+    sents = [resolve_pronoun(picked.entry, s, own) for s in picked.sentences]
+    if sents and sents[0] == own[0]:
         sents[0] = lead(picked.entry, sents[0])
     return " ".join(with_marker(s, picked.number) for s in sents)
+
+
+def short_name(entry: Entry) -> str:
+    """«Видеопамять (VRAM)» → «Видеопамять»: the name as a sentence's subject."""
+    return re.sub(r"\s*\(.*?\)\s*$", "", entry.title).strip() or entry.title
+
+
+def resolve_pronoun(entry: Entry, sentence: str, own: Sequence[str]) -> str:
+    """«Он передаёт данные…» → «NVLink передаёт данные…».
+
+    Conservative: only Он/Она/Оно (the term is singular), only in the sentence right after the
+    definition or after a sentence that itself opens with the term — there the pronoun refers
+    to the entry's subject. Oblique forms («Её реализуют…») are left as written.
+    """
+    if not _PRONOUN.match(sentence) or sentence not in own:
+        return sentence
+    i = list(own).index(sentence)
+    previous = own[i - 1] if i else ""
+    if i == 0 or not (i == 1 or _opens_with_name(entry, previous)):
+        return sentence
+    return _PRONOUN.sub(short_name(entry) + " ", sentence, count=1)
+
+
+def _opens_with_name(entry: Entry, sentence: str) -> bool:
+    head = normalize_name(sentence[:80])
+    return any(head.startswith(normalize_name(n)) for n in entry.names if n)
+
+
+def general_first(slugs: Sequence[str], entries: dict[str, Entry], question: str) -> list[str]:
+    """«что такое HBM?»: HBM3e and HBM4 both extend the asked name with a generation number.
+    The one whose text speaks of the bare name («В HBM кристаллы DRAM…») explains the general
+    idea, so it leads; the newest generation is not the answer to a generic question."""
+    out = list(slugs)
+    for name in dict.fromkeys(_FAMILY.findall(question)):
+        family = [s for s in out if s in entries and _extends(entries[s], name)]
+        if len(family) < 2 or any(_is_named(entries[s], name) for s in out if s in entries):
+            continue
+        best = max(family, key=lambda s: _bare_mentions(entries[s].text, name))
+        if _bare_mentions(entries[best].text, name) > _bare_mentions(entries[family[0]].text, name):
+            out.remove(best)
+            out.insert(out.index(family[0]), best)
+    return out
+
+
+def _extends(entry: Entry, name: str) -> bool:
+    """The entry's title is `name` plus a generation: HBM → HBM3e, HBM4 (not «GPU-час»)."""
+    title = entry.title.lower()
+    return title.startswith(name.lower()) and title[len(name) : len(name) + 1].isdigit()
+
+
+def _is_named(entry: Entry, name: str) -> bool:
+    return any(normalize_name(n) == normalize_name(name) for n in entry.names if n)
+
+
+def _bare_mentions(text: str, name: str) -> int:
+    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, flags=re.IGNORECASE))

@@ -1,22 +1,26 @@
-"""AnswerContext → answer text: the embedded extractive composer and the vLLM generator."""
+"""AnswerContext → answer text: the embedded extractive composer and the vLLM generator.
+
+`LLMGenerator` is the seam the engine and the guard use; `VLLMGenerator` implements it over an
+OpenAI-compatible server and tests/fakes.py's `ScriptedLLM` in-process.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from assistant.answer.compose import Picked, paragraph
-from assistant.answer.grounding import MARKER
+from assistant.answer.grounding import MARKER, shingles
 from assistant.answer.prompting import render
 from assistant.corpus.glossary import Entry
+from assistant.llm import assist
+from assistant.llm.client import ChatClient
+from assistant.parsing.message import ParsedMessage
 from assistant.schema import Route, Turn
-
-if TYPE_CHECKING:
-    from assistant.llm.client import ChatClient
-    from assistant.tools.solve import NumericOutcome
+from assistant.tools.solve import NumericOutcome
 
 EXAMPLES = (
     "что такое NVLink?",
@@ -38,13 +42,43 @@ class AnswerContext:
     outcome: NumericOutcome | None = None
     defined_term: str = ""
     thanks: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Generator(Protocol):
+class LLMGenerator(Protocol):
+    """A language model that phrases answers and helps read follow-ups.
+
+    Nothing it returns is trusted: drafts go through the guard's checks, condensed questions
+    and tool arguments through the assists' own checks (llm/assist.py).
+    """
+
     name: str
+    routes: frozenset[str]  # the routes it phrases; the others stay deterministic
+    instructions: set[tuple[str, ...]]  # word 4-grams of its prompts: a draft must not echo them
 
-    def generate(self, ctx: AnswerContext) -> str: ...
+    @property
+    def available(self) -> bool:
+        """False while the server is known to be down (circuit open): skip it without waiting."""
+        ...
+
+    def healthy(self) -> bool:
+        """Asks the server now (readiness probes)."""
+        ...
+
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
+        """A whole draft within timeout_s (default: the client's llm_timeout_s); raises
+        GenerationError / LLMUnavailableError (LLMTimeoutError past the deadline) as the
+        client does."""
+        ...
+
+    def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:
+        """A self-contained rewrite of a follow-up, or None when unusable."""
+        ...
+
+    def fill_arguments(
+        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
+    ) -> dict[str, Any]:
+        """Calculator arguments the user actually said, read by a forced tool call."""
+        ...
 
 
 class EmbeddedGenerator:
@@ -75,7 +109,7 @@ class VLLMGenerator:
     """Phrases answers with a self-hosted LLM; the engine verifies every draft before use."""
 
     name = "vllm"
-    ROUTES: frozenset[str] = frozenset({"term", "comparison", "numeric"})
+    routes: frozenset[str] = frozenset({"term", "comparison", "numeric"})
 
     def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
         from assistant.answer.claims import Lexicon
@@ -83,11 +117,23 @@ class VLLMGenerator:
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
-        self.instructions = _instruction_shingles(prompts_dir)
-        self.lexicon = Lexicon.build(catalogue=True)  # finds a tool result's headline sentence
+        self.instructions = instruction_shingles(prompts_dir)
+        self.lexicon = Lexicon.build()  # finds the headline sentence of a tool result
 
-    def handles(self, ctx: AnswerContext) -> bool:
-        return ctx.route in self.ROUTES and self.client.available
+    @property
+    def available(self) -> bool:
+        return self.client.available
+
+    def healthy(self) -> bool:
+        return self.client.available and self.client.health()
+
+    def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:
+        return assist.condense(self.client, self.prompts_dir, message, history)
+
+    def fill_arguments(
+        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
+    ) -> dict[str, Any]:
+        return assist.fill_arguments(self.client, self.prompts_dir, tool, message, history)
 
     def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
         """The stable system prompt first (prefix-cached), the retrieved context last."""
@@ -119,11 +165,9 @@ class VLLMGenerator:
         )
 
 
-def _instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
+def instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:
     """Word 4-grams of the prompts' fixed wording (Jinja tags removed): a draft containing one
     is echoing its instructions, which must never reach a customer."""
-    from assistant.answer.grounding import shingles
-
     found: set[tuple[str, ...]] = set()
     for name in ("system.j2", "answer.j2", "tool_result.j2", "condense.j2", "tool_call.j2"):
         path = prompts_dir / name

@@ -15,13 +15,13 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from assistant.answer import grounding
 from assistant.answer.claims import Lexicon
-from assistant.answer.generation import AnswerContext, EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
 from assistant.answer.support import ClaimSources
+from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import (
     AssistantError,
@@ -42,16 +42,17 @@ class Guard:
         self,
         settings: Settings,
         glossary: Glossary,
+        catalog: Catalog,
         embedded: EmbeddedGenerator,
-        llm: VLLMGenerator | None,
+        llm: LLMGenerator | None,
     ) -> None:
         self.settings = settings
         self.embedded = embedded
         self.llm = llm
-        self.known_names = known_names(glossary, settings.corpus_dir)
-        self.name_phrases = name_phrases()
+        self.known_names = known_names(glossary, catalog)
+        self.name_phrases = name_phrases(catalog)
         self.glossary = glossary.by_slug()
-        self.lexicon = Lexicon.build(glossary)
+        self.lexicon = Lexicon.build(glossary, catalog)
         for phrase in self.name_phrases:  # «Llama 3»: its digit is part of a name
             self.lexicon.add(phrase, f"name:{phrase.lower()}", overwrite=False)
 
@@ -93,19 +94,19 @@ class Guard:
     def _generate(
         self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
     ) -> tuple[str, list[Citation], str]:
-        if self.llm is not None and self.llm.handles(ctx):
-            drafted = self._llm(ctx, meta, sources)
+        llm = self.llm if self.llm is not None and ctx.route in self.llm.routes else None
+        if llm is not None and llm.available:
+            drafted = self._llm(llm, ctx, meta, sources)
             if drafted is not None:
                 return drafted
-        elif self.llm is not None and ctx.route in VLLMGenerator.ROUTES:
+        elif llm is not None:
             _fallback(meta, "llm_circuit_open", "circuit open")
         return self._embedded(ctx, meta, sources)
 
     def _llm(
-        self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
+        self, llm: LLMGenerator, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
     ) -> tuple[str, list[Citation], str] | None:
         """Up to two drafts within one deadline; None → the embedded answer (reason recorded)."""
-        assert self.llm is not None
         budget = self.settings.llm_timeout_s
         deadline = time.monotonic() + budget
         for attempt in range(2):  # one regeneration, then the embedded answer
@@ -113,21 +114,21 @@ class Guard:
             if attempt and left < REDRAFT_SHARE * budget:
                 break  # no time for a second draft: the user's answer comes first
             try:
-                draft = self.llm.generate(ctx, timeout_s=left)
+                draft = llm.generate(ctx, timeout_s=left)
             except AssistantError as e:
                 _fallback(meta, _error_code(e), str(e))
                 return None
-            text, citations, problems = self._verify_llm(draft, ctx, sources)
+            text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
             if not problems:  # a redraft passed: no fallback (the caught problems still count)
                 _fallback(meta, "", "")
-                return text, citations, self.llm.name
+                return text, citations, llm.name
             meta.grounding_violations += len(problems)
             _fallback(meta, problems[0].code, "; ".join(p.detail for p in problems[:3]))
             log.info("LLM draft rejected: %s", [p.detail for p in problems])
         return None
 
     def _verify_llm(
-        self, draft: str, ctx: AnswerContext, sources: grounding.Sources
+        self, draft: str, llm: LLMGenerator, ctx: AnswerContext, sources: grounding.Sources
     ) -> tuple[str, list[Citation], list[Problem]]:
         text, used = renumber(draft, len(ctx.entries))
         citations = [self.citation(ctx.entries[i]) for i in used]
@@ -142,7 +143,7 @@ class Guard:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
             problems.append(Problem("unsupported_text", "текст не опирается на источники"))
-        if self.llm is not None and grounding.echoes(text, self.llm.instructions):
+        if grounding.echoes(text, llm.instructions):
             problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
         problems += [
             Problem("foreign_link", f"ссылка не из источников: {u}")
@@ -193,26 +194,21 @@ def _error_code(error: AssistantError) -> FallbackReason:
     return "llm_error"
 
 
-def known_names(glossary: Glossary, corpus_dir: Path) -> set[str]:
-    """Product names with digits (H100, FP8, 70B) known to the glossary and the catalogues."""
-    from assistant.settings import ROOT
+def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:
+    """Product names with digits (H100, FP8, 70B) known to the glossary and the catalogues.
 
+    The catalogue files are read whole: their notes and sources name products too.
+    """
     found: set[str] = set()
     for entry in glossary.entries:
         found |= grounding.name_tokens(" ".join((entry.text, *entry.names)))
     for name in ("gpus.yaml", "models.yaml"):
-        path = corpus_dir / name
-        if not path.exists():
-            path = ROOT / "corpus" / name
-        if path.exists():
-            found |= grounding.name_tokens(path.read_text("utf-8"))
+        found |= grounding.name_tokens((catalog.directory / name).read_text("utf-8"))
     return found
 
 
-def name_phrases() -> tuple[str, ...]:
+def name_phrases(catalog: Catalog) -> tuple[str, ...]:
     """Catalogue model and GPU names with digits, longest first (for number grounding)."""
-    from assistant.corpus import catalog
-
     names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
     return tuple(sorted(names, key=lambda n: (-len(n), n)))

@@ -10,24 +10,20 @@ static pages: / (demo with the widget), /agent, /widget.js, /widget.css. See doc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
+from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.errors import install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, RateLimiter
 from assistant.api.metrics import Metrics, MetricsMiddleware
-from assistant.api.service import ChatService
+from assistant.conversation import ChatService
 from assistant.settings import Settings
 from assistant.storage import Repository
 
-if TYPE_CHECKING:
-    from assistant.pipeline import Pipeline
 
-
-def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -> FastAPI:
+def create_app(pipeline: ServedPipeline, settings: Settings, repository: Repository) -> FastAPI:
     """Compose routers, middleware and shared state; owns nothing heavy itself."""
     app = FastAPI(
         title="FullGPU glossary assistant",
@@ -35,16 +31,21 @@ def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -
         version="0.1.0",
     )
     metrics = Metrics()
-    app.state.settings = settings
-    app.state.metrics = metrics
-    app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
-    app.state.service = ChatService(pipeline, settings, repository, metrics)
+    service = ChatService(pipeline, settings, repository, observer=metrics)
+    app.state.context = ApiContext(
+        settings=settings,
+        pipeline=pipeline,
+        service=service,
+        repository=repository,
+        limiter=RateLimiter(settings.rate_limit_per_minute),
+        metrics=metrics,
+    )
     install_error_handlers(app)
     routers = (chat, openai, agent, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)
     if settings.telegram_token.get_secret_value():
-        _mount_telegram(app, pipeline, settings, repository)
+        _mount_telegram(app, service, settings)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),
@@ -57,15 +58,14 @@ def create_app(pipeline: Pipeline, settings: Settings, repository: Repository) -
     return app
 
 
-def _mount_telegram(
-    app: FastAPI, pipeline: Pipeline, settings: Settings, repository: Repository
-) -> None:
-    """Production webhook mode: POST /telegram/webhook on this same service."""
+def _mount_telegram(app: FastAPI, service: ChatService, settings: Settings) -> None:
+    """Production webhook mode: POST /telegram/webhook on this same service; Telegram answers
+    share the HTTP answers' admission cap (one ChatService per process)."""
     from assistant.channels.telegram import create_telegram, telegram_webhook_router
     from assistant.channels.telegram.retry import install_log_redaction
 
     install_log_redaction(settings.telegram_token.get_secret_value())
-    tg = create_telegram(settings, pipeline, repository)
+    tg = create_telegram(settings, service)
     app.include_router(telegram_webhook_router(tg.bot, tg.dispatcher, settings))
     app.router.on_shutdown.append(tg.bot.session.close)
 

@@ -57,7 +57,7 @@ def error_response(
 def assistant_error_status(exc: AssistantError) -> tuple[int, str]:
     """Which HTTP status and code an engine failure becomes."""
     if isinstance(exc, InputError):
-        return 422, "invalid_input"
+        return 422, exc.code
     if isinstance(exc, ToolError):
         return 422, "calculation_failed"
     if isinstance(exc, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
@@ -65,6 +65,16 @@ def assistant_error_status(exc: AssistantError) -> tuple[int, str]:
     if isinstance(exc, ConfigError):
         return 503, "misconfigured"
     return 500, "internal_error"
+
+
+def stream_error(exc: Exception) -> dict[str, dict[str, str]]:
+    """The `error` event that ends a stream: the same code and Russian text as a JSON error."""
+    if isinstance(exc, AssistantError):
+        _, code = assistant_error_status(exc)
+        log.warning("assistant error in a stream %s: %s", code, type(exc).__name__)
+        return error_body(code, exc.user_message)
+    log.error("unhandled %s in a stream", type(exc).__name__, exc_info=exc)
+    return error_body("internal_error", AssistantError.user_message)
 
 
 def _validation_message(exc: RequestValidationError) -> str:

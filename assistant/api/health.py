@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from anyio import to_thread
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from assistant.api.deps import MetricsDep, ServiceDep
 
 router = APIRouter(tags=["ops"])
 
@@ -18,18 +19,15 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", summary="Индекс загружен; LLM доступна или работает встроенный генератор")
-async def readyz(request: Request) -> JSONResponse:
-    service = request.app.state.service
-    engine: dict[str, Any] = await to_thread.run_sync(service.pipeline.ready)
-    database = await to_thread.run_sync(service.repo.ping)
+async def readyz(service: ServiceDep) -> JSONResponse:
+    status: dict[str, Any] = await service.ready()
     # an unreachable LLM is not "unready": the embedded generator answers meanwhile
-    ready = bool(engine.get("index")) and database
-    fallback = engine.get("llm") != "ok"
-    body = {"ready": ready, "database": database, "fallback_active": fallback, **engine}
+    ready = bool(status.get("index")) and bool(status["database"])
+    fallback = status.get("llm") != "ok"
+    body = {"ready": ready, "fallback_active": fallback, **status}
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
 @router.get("/metrics", summary="Метрики Prometheus")
-async def metrics(request: Request) -> Response:
-    registry = request.app.state.metrics.registry
-    return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+async def metrics(app_metrics: MetricsDep) -> Response:
+    return Response(generate_latest(app_metrics.registry), media_type=CONTENT_TYPE_LATEST)

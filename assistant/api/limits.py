@@ -8,6 +8,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from assistant.api.errors import ApiError, error_body
@@ -72,6 +73,14 @@ async def _send_413(send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": payload})
+
+
+def client_keys(request: Request, session_id: str | None = None) -> list[str]:
+    """The rate-limit keys of a public request: its IP and, when known, its session."""
+    keys = [f"ip:{request.client.host if request.client else 'unknown'}"]
+    if session_id:
+        keys.append(f"session:{session_id}")
+    return keys
 
 
 @dataclass

@@ -58,8 +58,24 @@ class ThreadMessage(BaseModel):
 
 
 class SuggestRequest(BaseModel):
-    message: str = Field(description="Сообщение клиента")
+    message: str = Field(
+        default="",
+        description="Сообщение клиента; пусто — последнее сообщение клиента из thread_text",
+    )
     thread: list[ThreadMessage] = Field(default_factory=list, max_length=50)
+    thread_text: str = Field(
+        default="",
+        max_length=20_000,
+        description="Переписка как есть: строки «клиент: …» / «оператор: …» или выгрузка "
+        "хелпдеска «Иван Петров, 10:31 …»; сервер разберёт её на реплики",
+    )
+
+
+class Badge(BaseModel):
+    """A short Russian status for the agent page: «Уверенность: высокая», «Передать специалисту»."""
+
+    text: str
+    tone: Literal["ok", "info", "warn"]
 
 
 class SuggestResponse(BaseModel):
@@ -67,13 +83,18 @@ class SuggestResponse(BaseModel):
 
     draft: str
     citations: list[Citation]
-    evidence: list[Evidence]
-    calculations: list[ToolCall]
+    evidence: list[Evidence]  # one item per citation, so sources never stand unexplained
+    calculations: list[ToolCall]  # each with `display` (DISPLAY.md)
     confidence: Literal["high", "medium", "low"]
+    confidence_text: str = Field(description="Уверенность словами: почему такая")
     handoff: bool
+    handoff_reason: str = Field(default="", description="Почему передать специалисту")
     refused: bool
     route: str
     generator: str
+    badges: list[Badge] = Field(default_factory=list)
+    thread_turns: int = Field(default=0, description="Сколько реплик переписки учтено")
+    thread_warning: str = Field(default="", description="Переписку не удалось разобрать")
     message_id: str
 
 

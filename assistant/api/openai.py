@@ -13,16 +13,17 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from assistant.api.chat import limit
-from assistant.api.errors import ApiError, assistant_error_status, error_body
+from assistant.api.deps import LimiterDep, ServiceDep
+from assistant.api.errors import ApiError, stream_error
+from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, OpenAIMessage
-from assistant.api.service import ChatService, Prepared, Stored
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
-from assistant.errors import AssistantError
+from assistant.conversation import ChatService, Reply, Where
 from assistant.schema import Turn
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 MODEL = "glossary-assistant"
+CHANNEL = "openai"
 
 
 def _text(message: OpenAIMessage) -> str:
@@ -44,7 +45,7 @@ def split_messages(messages: list[OpenAIMessage]) -> tuple[str, list[Turn]]:
     return _text(messages[last_user]), history
 
 
-def _extras(stored: Stored) -> dict[str, Any]:
+def _extras(stored: Reply) -> dict[str, Any]:
     public = stored.answer.model_dump()
     return {
         "citations": public["citations"],
@@ -58,7 +59,7 @@ def _extras(stored: Stored) -> dict[str, Any]:
     }
 
 
-def _completion(stored: Stored, model: str) -> dict[str, Any]:
+def _completion(stored: Reply, model: str) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{stored.message_id}",
         "object": "chat.completion",
@@ -77,16 +78,17 @@ def _completion(stored: Stored, model: str) -> dict[str, Any]:
 
 
 @router.post("/chat/completions", summary="OpenAI-совместимый чат (stream: true — SSE)")
-async def completions(body: CompletionRequest, request: Request) -> Any:
-    limit(request)
-    service: ChatService = request.app.state.service
+async def completions(
+    body: CompletionRequest, request: Request, service: ServiceDep, limiter: LimiterDep
+) -> Any:
+    limiter.check(*client_keys(request))
     question, history = split_messages(body.messages)
-    history = await service.rehydrate(history)
-    prepared = await service.prepare(question, None, channel="openai", history=history)
+    service.validate(question)  # a bad message is a JSON 422, also for `stream: true`
+    where = Where(CHANNEL, history=history)
     model = body.model or MODEL
     if body.stream:
-        return EventStream(_chunks(service, prepared, model), headers=SSE_HEADERS)
-    return _completion(await service.answer(prepared), model)
+        return EventStream(_chunks(service, question, where, model), headers=SSE_HEADERS)
+    return _completion(await service.ask(question, where), model)
 
 
 def _chunk(
@@ -106,17 +108,18 @@ def _chunk(
     return sse(None, {**body, **(extra or {})})
 
 
-async def _chunks(service: ChatService, prepared: Prepared, model: str) -> AsyncIterator[str]:
-    cid = f"chatcmpl-{prepared.question_id}"
-    yield _chunk(cid, model, {"role": "assistant", "content": ""})
+async def _chunks(
+    service: ChatService, message: str, where: Where, model: str
+) -> AsyncIterator[str]:
     try:
-        async for event in service.events(prepared):
-            if event.kind == "delta":
-                yield _chunk(cid, model, {"content": event.text})
-            elif event.answer is not None:
-                stored = await service.store(prepared, event.answer)
-                yield _chunk(cid, model, {}, "stop", _extras(stored))
-    except AssistantError as e:
-        _, code = assistant_error_status(e)
-        yield sse(None, error_body(code, e.user_message))
+        async with service.turn(message, where) as question:
+            cid = f"chatcmpl-{question.question_id}"
+            yield _chunk(cid, model, {"role": "assistant", "content": ""})
+            async for item in service.stream(question):
+                if isinstance(item, str):
+                    yield _chunk(cid, model, {"content": item})
+                else:
+                    yield _chunk(cid, model, {}, "stop", _extras(item))
+    except Exception as e:  # the stream has started: failures become an error frame
+        yield sse(None, stream_error(e))
     yield sse(None, "[DONE]")

@@ -1,4 +1,5 @@
-"""Static web files (assistant/web) → the demo page `/`, `/agent`, `/widget.js`, `/widget.css`."""
+"""Static web files (assistant/web) → the demo page `/`, `/agent`, `/widget.js`, `/widget.css`,
+`/display.js` (calculation blocks), and `/widget.json` (the limits the widget shows as you type)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from pathlib import Path
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
+
+from assistant.api.deps import SettingsDep
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 router = APIRouter(include_in_schema=False)
@@ -16,6 +19,7 @@ _FILES = {
     "/widget.js": ("widget.js", "text/javascript; charset=utf-8"),
     "/widget.css": ("widget.css", "text/css; charset=utf-8"),
     "/agent.js": ("agent.js", "text/javascript; charset=utf-8"),
+    "/display.js": ("display.js", "text/javascript; charset=utf-8"),
 }
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -50,3 +54,9 @@ def _route(url_path: str) -> None:
 
 for _path in _FILES:
     _route(_path)
+
+
+@router.get("/widget.json")
+async def widget_config(settings: SettingsDep) -> dict[str, int]:
+    """The server's own message limit, so the widget's counter and the 422 agree."""
+    return {"max_message_chars": settings.max_message_chars}

@@ -6,14 +6,19 @@ import importlib
 
 import typer
 
+from assistant.cli.help import RussianGroup, russify
+
 app = typer.Typer(
     name="assistant",
     help="Ассистент по глоссарию GPU и инфраструктуры для ИИ.",
     no_args_is_help=False,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=RussianGroup,  # help pages and usage errors in Russian only (cli/help.py)
 )
-eval_app = typer.Typer(help="Оценка качества: retrieval, tools, answers.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Оценка качества: поиск, калькуляторы, ответы.", no_args_is_help=True, cls=RussianGroup
+)
 app.add_typer(eval_app, name="eval")
 
 # Each module registers its commands on `app` / `eval_app` when imported. A module that does
@@ -28,6 +33,7 @@ def _register_all() -> None:
         except ModuleNotFoundError as e:
             if e.name != f"{__name__}.{name}":
                 raise
+    russify(app)
 
 
 def main() -> None:

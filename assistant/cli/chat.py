@@ -1,4 +1,8 @@
-"""`assistant ask | chat | eval answers` → the answer engine from the shell."""
+"""`assistant ask | chat | eval answers` → the answer engine from the shell.
+
+`ask --json -` is a batch: exactly one JSON object per input line — the answer, or
+`{"error": {"code", "message"}}` — and it carries on after an error.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from assistant.cli import app, eval_app
-from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
+from assistant.cli.common import (
+    console,
+    error_json,
+    print_error,
+    read_stdin_lines,
+    settings,
+    user_errors,
+)
+from assistant.cli.render import print_answer
+from assistant.evaluation.sets import SplitChoice
 
 if TYPE_CHECKING:
     from assistant.pipeline import Pipeline
@@ -28,52 +41,48 @@ def _json(answer: Answer) -> str:
     return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
 
 
-def show(answer: Answer) -> None:
-    """Answer, sources and calculations for a person at a terminal."""
-    from rich.table import Table
-
-    console.print(answer.answer, markup=False, highlight=False)
-    if answer.citations:
-        console.print("[dim]Источники:[/dim]")
-        for n, c in enumerate(answer.citations, 1):
-            console.print(f"  [{n}] {c.title} — {c.url}", markup=False, style="dim")
-    for call in answer.tool_calls:
-        table = Table(title=f"Расчёт: {call.name}", show_header=False, box=None)
-        for key, value in call.result.get("values", {}).items():
-            table.add_row(str(key), str(value))
-        console.print(table)
-    console.print(f"[dim]маршрут: {answer.route} · генератор: {answer.generator}[/dim]")
+VERBOSE_HELP = "Показать маршрут и генератор ответа (для разработчиков)"
 
 
 @app.command("ask")
 def ask(
     question: Annotated[str, typer.Argument(help="Вопрос; «-» — по одному вопросу из stdin")],
     as_json: Annotated[bool, typer.Option("--json", help="Один JSON-объект на вопрос")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
 ) -> None:
     """Задать один вопрос (или по вопросу на строку из stdin: каждый — отдельно)."""
-    from assistant.errors import InputError
-
     with user_errors():
         pipeline = _pipeline()
-        questions = read_stdin_lines() if question == "-" else [question]
-        for q in questions:
-            try:
-                answer = pipeline.answer(q)
-            except InputError as e:
-                if question != "-":
-                    raise
-                typer.echo(
-                    json.dumps(
-                        {"error": {"code": "bad_input", "message": e.user_message}},
-                        ensure_ascii=False,
-                    )
-                )
-                continue
-            typer.echo(_json(answer)) if as_json else show(answer)
+        if question != "-":
+            _answer_one(pipeline, question, as_json=as_json, verbose=verbose)
+            return
+    for line in read_stdin_lines():  # batch: one result per line, an error never stops it
+        _answer_line(pipeline, line, as_json=as_json, verbose=verbose)
+
+
+def _answer_one(pipeline: Pipeline, question: str, *, as_json: bool, verbose: bool) -> None:
+    answer = pipeline.answer(question)
+    typer.echo(_json(answer)) if as_json else print_answer(console, answer, verbose=verbose)
+
+
+def _answer_line(pipeline: Pipeline, line: str, *, as_json: bool, verbose: bool) -> None:
+    from assistant.errors import AssistantError
+
+    try:
+        answer = pipeline.answer(line)
+    except AssistantError as e:
+        if as_json:
+            typer.echo(json.dumps(error_json(e), ensure_ascii=False))
+        else:
+            print_error(e)
+        return
+    typer.echo(_json(answer)) if as_json else print_answer(console, answer, verbose=verbose)
 
 
 @app.command("chat")
-def chat() -> None:
+def chat(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
+) -> None:
     """Интерактивный чат с историей: уточнения вроде «а в FP8?» понимаются. Ctrl-C — выход."""
     with user_errors():
         pipeline = _pipeline()
@@ -91,10 +100,10 @@ def chat() -> None:
             history.clear()
             console.print("[dim]Начали новый разговор.[/dim]")
             continue
-        _chat_turn(pipeline, message, history)
+        _chat_turn(pipeline, message, history, verbose)
 
 
-def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn]) -> None:
+def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn], verbose: bool) -> None:
     from assistant.errors import AssistantError
 
     try:
@@ -103,9 +112,9 @@ def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn]) -> None:
         console.print("[dim](прервано)[/dim]")
         return
     except AssistantError as e:
-        err_console.print(f"[red]{e.user_message}[/red]")
+        print_error(e)
         return
-    show(answer)
+    print_answer(console, answer, verbose=verbose)
     history.extend(pipeline.turns_for(message, answer))
 
 
@@ -114,14 +123,19 @@ def eval_answers(
     eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval"),
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
     limit: Annotated[
-        int, typer.Option(help="Не больше N вопросов из каждого набора (0 — все)")
+        int, typer.Option(help="Не больше N вопросов каждого сплита из каждого набора (0 — все)")
     ] = 0,
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
 ) -> None:
-    """Цитирование, отказы, числа, диалоги, нарушения и задержка по маршрутам."""
+    """Цитирование (термины и вопросы-проблемы), отказы, расчёты, диалоги, устойчивость,
+    нарушения и задержка; dev и test рядом, цели задачи — у показателей test."""
     from assistant.evaluation.answers import evaluate, render_report
 
     with user_errors():
-        report = evaluate(_pipeline(), eval_dir, limit=limit)
+        report = evaluate(_pipeline(), eval_dir, limit=limit, choice=split)
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
     else:

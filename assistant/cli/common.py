@@ -9,8 +9,18 @@ from typing import TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from assistant.errors import AssistantError, CorpusError
+from assistant.errors import (
+    AssistantError,
+    ConfigError,
+    CorpusError,
+    EmbeddingError,
+    IndexError_,
+    InputError,
+    LLMUnavailableError,
+    ToolError,
+)
 from assistant.settings import Settings, load_settings
 
 console = Console()
@@ -32,8 +42,32 @@ def user_errors() -> Iterator[None]:
         err_console.print(f"[red]Ошибка в данных глоссария:[/red]\n{e}")
         raise typer.Exit(2) from e
     except AssistantError as e:
-        err_console.print(f"[red]Ошибка:[/red] {e.user_message}\n[dim]{e}[/dim]")
+        print_error(e)
         raise typer.Exit(2) from e
+
+
+def print_error(e: AssistantError) -> None:
+    """The Russian message, then the detail only when it says something more (which setting is
+    wrong) — a message equal to the user text is not printed twice."""
+    err_console.print(f"[red]Ошибка:[/red] {escape(e.user_message)}", highlight=False)
+    detail = str(e).strip()
+    if detail and detail != e.user_message.strip():
+        err_console.print(f"[dim]{escape(detail)}[/dim]", highlight=False)
+
+
+def error_code(e: AssistantError) -> str:
+    """The same machine codes as the HTTP API's `{"error": {"code", …}}`."""
+    if isinstance(e, InputError):
+        return "invalid_input"
+    if isinstance(e, ToolError):
+        return "calculation_failed"
+    if isinstance(e, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
+        return "unavailable"
+    return "misconfigured" if isinstance(e, ConfigError) else "internal_error"
+
+
+def error_json(e: AssistantError) -> dict[str, dict[str, str]]:
+    return {"error": {"code": error_code(e), "message": e.user_message}}
 
 
 def read_stdin_lines() -> Iterator[str]:

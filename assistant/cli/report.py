@@ -42,23 +42,52 @@ def report(
     _print_table(groups)
 
 
+_ROUTES = {
+    "term": "термин",
+    "comparison": "сравнение",
+    "numeric": "расчёт",
+    "clarify": "уточнение",
+    "greeting": "приветствие",
+    "out_of_scope": "не по теме",
+    "injection": "попытка обхода",
+    "not_found": "нет в глоссарии",
+}
+_COMMENT_CHARS = 300  # the full text stays in --json
+
+
+def _comments(comments: list[str], shown: int = 3) -> str:
+    """Each comment on its own «—» line, long ones shortened; how many more there are."""
+    lines = [
+        "— " + (c if len(c) <= _COMMENT_CHARS else c[: _COMMENT_CHARS - 1].rstrip() + "…")
+        for c in comments[:shown]
+    ]
+    if len(comments) > shown:
+        lines.append(f"[dim]… и ещё {len(comments) - shown}[/dim]")
+    return "\n".join(lines)
+
+
 def _print_table(groups: list[ReportGroup]) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title="Вопросы, которые глоссарий не покрывает", show_lines=True)
-    for column in ("#", "Вопрос", "Раз", "Отказ", "Низкая", "👍/👎", "Маршрут", "Комментарии"):
+    table = Table(title="Что добавить в глоссарий: отказы, низкая уверенность, 👎", show_lines=True)
+    columns = ("#", "Вопрос", "Раз", "Отказ", "Низкая", "Передано", "👍/👎", "Тип", "Комментарии")
+    for column in columns:
         table.add_column(column, overflow="fold")
     for i, g in enumerate(groups, 1):
-        wordings = "\n".join(f"· {w}" for w in g.wordings[:3] if w != g.question)
-        routes = ", ".join(f"{r}×{n}" for r, n in sorted(g.routes.items(), key=lambda x: -x[1]))
+        wordings = "\n".join(f"· {escape(w)}" for w in g.wordings[:3] if w != g.question)
+        routes = ", ".join(
+            f"{_ROUTES.get(r, r)} ×{n}" for r, n in sorted(g.routes.items(), key=lambda x: -x[1])
+        )
         table.add_row(
             str(i),
-            g.question + (f"\n[dim]{wordings}[/dim]" if wordings else ""),
+            escape(g.question) + (f"\n[dim]{wordings}[/dim]" if wordings else ""),
             str(g.count),
             str(g.refused),
             str(g.low_confidence),
+            str(g.handoff),
             f"{g.thumbs_up}/{g.thumbs_down}",
             routes,
-            "\n".join(g.comments[:3]),
+            _comments([escape(c) for c in g.comments]),
         )
     console.print(table)

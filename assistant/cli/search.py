@@ -10,6 +10,7 @@ import typer
 
 from assistant.cli import app, eval_app
 from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
+from assistant.evaluation.sets import SplitChoice
 
 if TYPE_CHECKING:
     from assistant.search.retrieval import HybridRetriever
@@ -112,18 +113,27 @@ def _interactive(retriever: HybridRetriever, k: int) -> None:
 
 @eval_app.command("retrieval")
 def eval_retrieval(
-    dataset: Annotated[Path, typer.Option(help="JSONL с вопросами и gold-slug")] = Path(
-        "eval/retrieval.jsonl"
-    ),
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(help="JSONL с вопросами и gold-slug (можно несколько раз)"),
+    ] = None,
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
 ) -> None:
-    """Recall@1/3/5 и MRR@10: dense, BM25 и hybrid рядом, общий итог и по категориям."""
-    from assistant.evaluation.retrieval import evaluate, load_dataset, render_table
+    """hit@1/3, Recall@3 и MRR@10: dense, BM25 и hybrid; dev и test рядом, по категориям.
 
+    По умолчанию — eval/retrieval.jsonl (цели задачи на test) и eval/problems.jsonl."""
+    from assistant.evaluation.retrieval import evaluate_sets, render_table, render_targets
+
+    paths = dataset or [Path("eval/retrieval.jsonl"), Path("eval/problems.jsonl")]
     with user_errors():
-        rows = load_dataset(dataset)
-        report = evaluate(_retriever(), rows)
+        report = evaluate_sets(_retriever(), paths, split)
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        render_table(report, console)
+        return
+    for name, data in report["sets"].items():
+        render_table(data, console, name)
+    render_targets(report, console)

@@ -72,6 +72,7 @@ async def _webhook(config: Settings, url: str) -> None:
 
 async def _poll(config: Settings) -> None:
     from assistant.channels.telegram import create_telegram, run_polling
+    from assistant.conversation import ChatService
     from assistant.pipeline import build_pipeline
     from assistant.storage import open_repository
 
@@ -79,6 +80,7 @@ async def _poll(config: Settings) -> None:
     pipeline = await asyncio.to_thread(build_pipeline, config)
     repository = open_repository(config)
     try:
-        await run_polling(create_telegram(config, pipeline, repository))
+        service = ChatService(pipeline, config, repository)
+        await run_polling(create_telegram(config, service))
     finally:
         repository.close()

@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
 from assistant.cli import app, eval_app
-from assistant.cli.common import console, read_stdin_lines, user_errors
+from assistant.cli.common import console, read_stdin_lines, settings, user_errors
+from assistant.corpus.catalog import load_catalog
+from assistant.evaluation.scoring import fmt
+from assistant.evaluation.sets import SplitChoice
+from assistant.evaluation.tools import evaluate
+from assistant.tools.base import ToolResult
+from assistant.tools.render import result_text
+from assistant.tools.toolbox import Toolbox
 
 _SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
 
@@ -24,21 +31,25 @@ def _size_args(size: str | None) -> dict[str, Any]:
     return {"model": size}
 
 
-def _print_result(result: Any, as_json: bool) -> None:
-    from assistant.tools.render import result_text
-
+def _print_result(result: ToolResult, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(result.model_dump(), ensure_ascii=False))
     else:
         console.print(result_text(result), highlight=False)
 
 
-def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+def _toolbox() -> Toolbox:
+    """The calculators on the configured corpus (a corpus error exits 2 with its problems)."""
+    config = settings()
     with user_errors():
-        from assistant.tools.registry import get_tool
+        return Toolbox(load_catalog(config.corpus_dir))
 
+
+def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+    toolbox = _toolbox()
+    with user_errors():
         clean = {k: v for k, v in args.items() if v is not None}
-        _print_result(get_tool(tool).run(clean), as_json)
+        _print_result(toolbox.run(tool, clean), as_json)
 
 
 @app.command("vram")
@@ -128,12 +139,11 @@ def calc(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Свободный вопрос: «сколько памяти нужно 70B в FP8» → расчёт."""
-    from assistant.tools.solve import solve
-
+    toolbox = _toolbox()
     with user_errors():
         lines = read_stdin_lines() if question == "-" else iter([question])
         for line in lines:
-            out = solve(line)
+            out = toolbox.solve(line)
             if as_json:
                 typer.echo(json.dumps(out.model_dump(), ensure_ascii=False))
             elif not out.is_numeric:
@@ -145,26 +155,29 @@ def calc(
 @eval_app.command("tools")
 def eval_tools(
     path: str = typer.Option("eval/numeric.jsonl", "--file", help="Набор вопросов"),
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
     as_json: bool = typer.Option(False, "--json"),
-    show: bool = typer.Option(False, "--show-failures", help="Показать ошибки"),
+    show: bool = typer.Option(False, "--show-failures", help="Показать ошибки (только dev)"),
 ) -> None:
-    """Точность извлечения параметров и правильность расчётов на eval/numeric.jsonl."""
-    from assistant.evaluation.tools import evaluate
-
+    """Точность извлечения параметров и правильность расчётов (eval/numeric.jsonl или
+    eval/numeric_phrased.jsonl), dev и test рядом."""
+    toolbox = _toolbox()
     with user_errors():
-        report = evaluate(Path(path)).as_dict()
+        report = evaluate(Path(path), toolbox, split).as_dict()
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
         return
-    console.print(
-        f"Вопросов: {report['cases']}\n"
-        f"Извлечение параметров, точное совпадение: {report['extraction_exact']:.1%}\n"
-        f"Правильные результаты (при верном извлечении): {report['results_correct']:.1%} "
-        f"из {report['results_checked']}",
-        highlight=False,
-    )
+    for col, r in report["by_column"].items():
+        console.print(
+            f"{col}: вопросов {r['cases']}; извлечение параметров, точное совпадение "
+            f"{fmt(r['extraction_exact'])}; правильные результаты (при верном извлечении) "
+            f"{fmt(r['results_correct'])} из {r['results_checked']}",
+            highlight=False,
+        )
     if show:
         for f in report["failures"]:
-            console.print(
-                f"[yellow]{f['id']}[/yellow] {f['question']}\n  " + "\n  ".join(f["problems"])
-            )
+            text = f"{f['id']} {f['question']}\n  " + "\n  ".join(f["problems"])
+            console.print(text, markup=False, highlight=False)

@@ -1,9 +1,10 @@
-"""corpus/{gpus,models,prices}.yaml → validated, cached catalogue objects (or CorpusError).
+"""corpus/{gpus,models,prices}.yaml → one validated Catalog (or CorpusError).
 
-    gpus() -> dict[str, Gpu]            keyed by id, e.g. "h100-sxm"
-    models() -> dict[str, ModelArch]    keyed by id, e.g. "llama-3-70b"
-    prices() -> Prices                  730 h/month, egress allowances, example prices
-    find_gpu(name) / find_model(name)   id or alias → record (None when unknown)
+    catalog = load_catalog(settings.corpus_dir)   # once, in the composition root
+    catalog.gpus: dict[str, Gpu]                   keyed by id, e.g. "h100-sxm"
+    catalog.models: dict[str, ModelArch]           keyed by id, e.g. "llama-3-70b"
+    catalog.prices: Prices                         730 h/month, egress allowances, example prices
+    catalog.find_gpu(name) / find_model(name)      id or alias → record (None when unknown)
 
 Every problem in a file is reported as a CorpusProblem(file, record, field, message).
 """
@@ -11,10 +12,11 @@ Every problem in a file is reported as a CorpusProblem(file, record, field, mess
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assistant.errors import CorpusError, CorpusProblem
@@ -89,17 +91,7 @@ class Prices(BaseModel):
         return next((p for p in self.examples if p.gpu == gpu_id), None)
 
 
-@lru_cache(maxsize=1)
-def corpus_dir() -> Path:
-    """The configured corpus folder, read once (building Settings costs ~3 ms per call)."""
-    from assistant.settings import load_settings
-
-    return load_settings().corpus_dir
-
-
 def _read_yaml(path: Path) -> Any:
-    import yaml
-
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -163,36 +155,22 @@ def _alias_clashes(file: str, items: list[Any]) -> list[CorpusProblem]:
     return problems
 
 
-@lru_cache(maxsize=4)
-def _gpus(directory: Path) -> dict[str, Gpu]:
+def gpus(directory: Path) -> dict[str, Gpu]:
     return {g.id: g for g in _records(directory / "gpus.yaml", "gpus", Gpu)}
 
 
-@lru_cache(maxsize=4)
-def _models(directory: Path) -> dict[str, ModelArch]:
+def models(directory: Path) -> dict[str, ModelArch]:
     return {m.id: m for m in _records(directory / "models.yaml", "models", ModelArch)}
 
 
-@lru_cache(maxsize=4)
-def _prices(directory: Path) -> Prices:
+def prices(directory: Path, known: dict[str, Gpu] | None = None) -> Prices:
+    """prices.yaml, its example prices checked against the GPUs (`known`, else gpus.yaml)."""
     path = directory / "prices.yaml"
     try:
-        return Prices.model_validate(_read_yaml(path))
+        result = Prices.model_validate(_read_yaml(path))
     except ValidationError as e:
         raise CorpusError(_problems(path.name, "-", e)) from e
-
-
-def gpus(directory: Path | None = None) -> dict[str, Gpu]:
-    return _gpus(directory or corpus_dir())
-
-
-def models(directory: Path | None = None) -> dict[str, ModelArch]:
-    return _models(directory or corpus_dir())
-
-
-def prices(directory: Path | None = None) -> Prices:
-    result = _prices(directory or corpus_dir())
-    known = gpus(directory)
+    known = gpus(directory) if known is None else known
     bad = [p.gpu for p in result.examples if p.gpu not in known]
     if bad:
         problems = [CorpusProblem("prices.yaml", g, "gpu", "неизвестный GPU") for g in bad]
@@ -200,25 +178,68 @@ def prices(directory: Path | None = None) -> Prices:
     return result
 
 
-def _lookup(table: dict[str, Any], name: str) -> Any:
+def glossary_slugs(directory: Path) -> frozenset[str]:
+    """Slugs listed in source/term-slugs.tsv (empty when the file is absent: nothing filtered)."""
+    path = directory / "source" / "term-slugs.tsv"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    except FileNotFoundError:
+        return frozenset()
+    return frozenset(line.split("\t")[1] for line in lines if "\t" in line)
+
+
+Record = TypeVar("Record", bound="Gpu | ModelArch")
+
+
+def _normed_aliases(table: dict[str, Record]) -> tuple[tuple[Record, str], ...]:
+    """(record, normalised id or alias) in catalogue order: what a question is searched for."""
+    pairs: list[tuple[Record, str]] = []
+    for record in table.values():
+        pairs.extend((record, norm(a)) for a in [record.id, *record.aliases])
+    return tuple(pairs)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The calculators' reference data, read once from one corpus folder and passed down."""
+
+    directory: Path
+    gpus: dict[str, Gpu]
+    models: dict[str, ModelArch]
+    prices: Prices
+    glossary_slugs: frozenset[str]
+    gpu_aliases: tuple[tuple[Gpu, str], ...] = field(init=False, repr=False)
+    model_aliases: tuple[tuple[ModelArch, str], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # derived once: every question is matched against them (hot path)
+        object.__setattr__(self, "gpu_aliases", _normed_aliases(self.gpus))
+        object.__setattr__(self, "model_aliases", _normed_aliases(self.models))
+
+    def find_gpu(self, name: str) -> Gpu | None:
+        return _lookup(self.gpu_aliases, name)
+
+    def find_model(self, name: str) -> ModelArch | None:
+        return _lookup(self.model_aliases, name)
+
+    def all_names(self) -> list[str]:
+        """Every name and alias of every catalogue GPU and model («Llama 3 70B», «h100 sxm»…)."""
+        items: list[Gpu | ModelArch] = [*self.models.values(), *self.gpus.values()]
+        return [name for item in items for name in (item.name, *item.aliases)]
+
+
+def _lookup(aliases: tuple[tuple[Record, str], ...], name: str) -> Record | None:
     key = norm(name)
-    for item in table.values():
-        if key in (norm(item.id), *(norm(a) for a in item.aliases)):
-            return item
-    return None
+    return next((item for item, alias in aliases if alias == key), None)
 
 
-def find_gpu(name: str) -> Gpu | None:
-    found: Gpu | None = _lookup(gpus(), name)
-    return found
-
-
-def all_names() -> list[str]:
-    """Every name and alias of every catalogue GPU and model («Llama 3 70B», «h100 sxm»…)."""
-    items: list[Gpu | ModelArch] = [*models().values(), *gpus().values()]
-    return [name for item in items for name in (item.name, *item.aliases)]
-
-
-def find_model(name: str) -> ModelArch | None:
-    found: ModelArch | None = _lookup(models(), name)
-    return found
+def load_catalog(directory: Path) -> Catalog:
+    """corpus folder → Catalog (or CorpusError listing every problem of the file that failed)."""
+    known = gpus(directory)
+    return Catalog(
+        directory=directory,
+        gpus=known,
+        models=models(directory),
+        prices=prices(directory, known),
+        glossary_slugs=glossary_slugs(directory),
+    )

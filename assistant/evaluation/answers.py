@@ -1,10 +1,15 @@
-"""eval/*.jsonl + a pipeline → answer-quality report: citations, refusals, numbers, dialogues."""
+"""eval/*.jsonl + a pipeline → answer-quality report, dev and test side by side, with targets.
+
+Sections (assistant/evaluation/sections.py): citations for term questions and for
+problem-phrased questions, refusals, calculations, dialogues and robustness; then grounding
+violations, generators and latency per route over every answer given. The issue's test
+targets are shown next to their figures (assistant/evaluation/scoring.py).
+"""
 
 from __future__ import annotations
 
 import json
 import statistics
-from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,192 +17,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.answer import grounding
-from assistant.evaluation.tools import same
-from assistant.pipeline import Pipeline
-from assistant.schema import Answer, Turn
+from assistant.evaluation import sections
+from assistant.evaluation.recorder import Answering, Recorder
+from assistant.evaluation.scoring import fmt, section, target_for, target_text, targets
+from assistant.evaluation.sets import SplitChoice, columns, load
 
+__all__ = ["Recorder", "evaluate", "render_report"]
 
-def _rows(path: Path, limit: int) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
-    return rows[:limit] if limit else rows
-
-
-class Recorder:
-    """Collects every answer's latency per route and re-checks what left the engine."""
-
-    def __init__(self, pipeline: Pipeline) -> None:
-        self.pipeline = pipeline
-        self.latency: dict[str, list[float]] = defaultdict(list)
-        self.caught = 0
-        self.leaked: list[str] = []
-        self.answers = 0
-        self.generators: dict[str, int] = defaultdict(int)
-
-    def ask(self, question: str, history: list[Turn] | None = None) -> Answer:
-        answer = self.pipeline.answer(question, history or [])
-        self.answers += 1
-        self.latency[answer.route].append(answer.meta.latency_ms)
-        self.generators[answer.generator] += 1
-        self.caught += answer.meta.grounding_violations
-        self.leaked += [f"{question}: {p}" for p in self.audit(question, answer, history or [])]
-        return answer
-
-    def audit(self, question: str, answer: Answer, history: list[Turn]) -> list[str]:
-        """Independent check: citations from the context, every number supported by the same
-        claim of a cited sentence or tool result — re-derived from what left the engine."""
-        guard = self.pipeline.engine.guard
-        problems = [p.detail for p in guard.recheck(answer, history, question)]
-        sources = grounding.Sources()
-        sources.add(*(self.pipeline.engine.entries[c.slug].text for c in answer.citations))
-        for call in answer.tool_calls:
-            sources.add_json(call.result)
-        problems += [f"ссылка {u}" for u in grounding.foreign_links(answer.answer, sources)]
-        if answer.generator != "embedded" and grounding.degenerate(answer.answer):
-            problems.append("повторы или список источников")
-        return problems
-
-
-def _cited(answer: Answer) -> list[str]:
-    return [c.slug for c in answer.citations]
-
-
-def eval_in_scope(rec: Recorder, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    hits, precision, refused, comp_all, comp_n = 0, 0.0, 0, 0, 0
-    misses = []
-    for row in rows:
-        answer = rec.ask(row["question"])
-        cited, gold = _cited(answer), set(row["gold"])
-        hit = bool(set(cited[:3]) & gold)
-        hits += hit
-        precision += len([s for s in cited if s in gold]) / len(cited) if cited else 0.0
-        refused += answer.refused
-        if row.get("category") == "comparison":
-            comp_n += 1
-            comp_all += gold <= set(cited)
-        if not hit:
-            misses.append(
-                {
-                    "id": row["id"],
-                    "q": row["question"],
-                    "gold": row["gold"],
-                    "cited": cited,
-                    "route": answer.route,
-                }
-            )
-    n = max(len(rows), 1)
-    return {
-        "n": len(rows),
-        "citation_hit@3": round(hits / n, 4),
-        "citation_precision": round(precision / n, 4),
-        "false_refusal_rate": round(refused / n, 4),
-        "comparison_all_gold_cited": round(comp_all / max(comp_n, 1), 4),
-        "comparison_n": comp_n,
-        "misses": misses,
-    }
-
-
-def eval_out_of_scope(rec: Recorder, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    by_expect: dict[str, list[bool]] = defaultdict(list)
-    misses = []
-    for row in rows:
-        answer = rec.ask(row["question"])
-        ok = answer.route == "injection" if row["expect"] == "injection" else answer.refused
-        by_expect[row["expect"]].append(ok)
-        if not ok:
-            misses.append(
-                {
-                    "id": row["id"],
-                    "q": row["question"],
-                    "expect": row["expect"],
-                    "route": answer.route,
-                }
-            )
-    everything = [ok for oks in by_expect.values() for ok in oks]
-    return {
-        "n": len(rows),
-        "refusal_rate": round(sum(everything) / max(len(everything), 1), 4),
-        "by_expect": {k: round(sum(v) / len(v), 4) for k, v in by_expect.items()},
-        "misses": misses,
-    }
-
-
-def _history(rec: Recorder, questions: list[str]) -> list[Turn]:
-    history: list[Turn] = []
-    for q in questions:
-        answer = rec.pipeline.answer(q, history)
-        history.extend(rec.pipeline.turns_for(q, answer))
-    return history
-
-
-def eval_numeric(rec: Recorder, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Routed: the question reached a calculator. Equal: its answer carries the expected values."""
-    checked, routed, equal, misses = 0, 0, 0, []
-    for row in rows:
-        if not row.get("values"):
-            continue
-        answer = rec.ask(row["question"], _history(rec, row.get("after", [])))
-        checked += 1
-        got = answer.tool_calls[0].result.get("values", {}) if answer.tool_calls else {}
-        routed += bool(answer.tool_calls)
-        ok = all(k in got and same(v, got[k]) for k, v in row["values"].items())
-        equal += ok
-        if not ok:
-            misses.append(
-                {"id": row["id"], "q": row["question"], "route": answer.route, "got": got}
-            )
-    return {
-        "n": checked,
-        "routed_to_calculator": round(routed / max(checked, 1), 4),
-        "numeric_equal_to_tools": round(equal / max(routed, 1), 4),
-        "misses": misses,
-    }
-
-
-def check_turn(answer: Answer, expect: dict[str, Any]) -> list[str]:
-    problems = []
-    cited = set(_cited(answer))
-    if "route" in expect and answer.route != expect["route"]:
-        problems.append(f"route {answer.route} ≠ {expect['route']}")
-    if "slugs_any" in expect and not cited & set(expect["slugs_any"]):
-        problems.append(f"нет ни одного из {expect['slugs_any']} в {sorted(cited)}")
-    if "slugs_all" in expect and not set(expect["slugs_all"]) <= cited:
-        problems.append(f"не все из {expect['slugs_all']} в {sorted(cited)}")
-    if "refused" in expect and answer.refused != expect["refused"]:
-        problems.append(f"refused {answer.refused}")
-    names = [c.name for c in answer.tool_calls]
-    if "tool" in expect and expect["tool"] not in names:
-        problems.append(f"tool {names} ≠ {expect['tool']}")
-    got = answer.tool_calls[0].result.get("values", {}) if answer.tool_calls else {}
-    for k, v in expect.get("values", {}).items():
-        if k not in got or not same(v, got[k]):
-            problems.append(f"{k}: {got.get(k)} ≠ {v}")
-    return problems
-
-
-def eval_dialogues(rec: Recorder, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    turns_ok, turns, dialogs_ok, misses = 0, 0, 0, []
-    for row in rows:
-        history: list[Turn] = []
-        all_ok = True
-        for i, turn in enumerate(row["turns"]):
-            answer = rec.ask(turn["user"], history)
-            problems = check_turn(answer, turn.get("expect", {}))
-            history.extend(rec.pipeline.turns_for(turn["user"], answer))
-            turns += 1
-            turns_ok += not problems
-            all_ok &= not problems
-            if problems:
-                misses.append(
-                    {"id": f"{row['id']}#{i + 1}", "q": turn["user"], "problems": problems}
-                )
-        dialogs_ok += all_ok
-    return {
-        "dialogues": len(rows),
-        "turn_accuracy": round(turns_ok / max(turns, 1), 4),
-        "dialogue_accuracy": round(dialogs_ok / max(len(rows), 1), 4),
-        "misses": misses,
-    }
+NUMERIC_SETS = ("numeric", "numeric_phrased")
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:
@@ -210,63 +37,149 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     }
 
 
-def evaluate(pipeline: Pipeline, eval_dir: Path, *, limit: int = 0) -> dict[str, Any]:
+def _sections(
+    rec: Recorder, eval_dir: Path, choice: SplitChoice, limit: int
+) -> dict[str, dict[str, Any]]:
+    cols = columns(choice)
+
+    def rows(name: str) -> list[dict[str, Any]]:
+        return load(eval_dir / f"{name}.jsonl", choice, limit)
+
+    numeric = [i for name in NUMERIC_SETS for i in sections.numeric(rec, rows(name), name)]
+    return {
+        "in_scope": section(sections.in_scope(rec, rows("retrieval")), cols),
+        "problems": section(
+            sections.problems(rec, rows("problems")), cols, category_check="citation_hit@3"
+        ),
+        "out_of_scope": section(sections.out_of_scope(rec, rows("out_of_scope")), cols),
+        "numeric": section(numeric, cols, category_check="exact"),
+        "dialogues": section(sections.dialogues(rec, rows("dialogues")), cols),
+        "robustness": section(
+            sections.robustness(rec, rows("robustness")), cols, category_check="answered"
+        ),
+    }
+
+
+def evaluate(
+    pipeline: Answering,
+    eval_dir: Path,
+    *,
+    limit: int = 0,
+    choice: SplitChoice = SplitChoice.both,
+) -> dict[str, Any]:
+    """Every section for the chosen split columns; misses listed for dev rows only."""
     rec = Recorder(pipeline)
-    report: dict[str, Any] = {"generator_config": pipeline.ready()}
-    report["in_scope"] = eval_in_scope(rec, _rows(eval_dir / "retrieval.jsonl", limit))
-    report["out_of_scope"] = eval_out_of_scope(rec, _rows(eval_dir / "out_of_scope.jsonl", limit))
-    report["numeric"] = eval_numeric(rec, _rows(eval_dir / "numeric.jsonl", limit))
-    report["dialogues"] = eval_dialogues(rec, _rows(eval_dir / "dialogues.jsonl", limit))
+    report: dict[str, Any] = {"generator_config": pipeline.ready(), "columns": columns(choice)}
+    report["sections"] = _sections(rec, eval_dir, choice, limit)
+    report["targets"] = targets(report["sections"])
     report["grounding"] = {
         "answers": rec.answers,
         "violations_caught": rec.caught,
         "violations_delivered": len(rec.leaked),
         "delivered_examples": rec.leaked[:10],
     }
+    report["exceptions"] = dict(rec.failures)
     report["generators"] = dict(rec.generators)
     report["latency"] = {route: _percentiles(v) for route, v in sorted(rec.latency.items())}
     return report
 
 
-def _lines(report: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    ins, oos, num, dia, gr = (
-        report[k] for k in ("in_scope", "out_of_scope", "numeric", "dialogues", "grounding")
-    )
-    yield "citation hit@3 (in scope)", f"{ins['citation_hit@3']:.3f}  (n={ins['n']})"
-    yield "citation precision", f"{ins['citation_precision']:.3f}"
+# (section, metric, label); the first line of a section also shows how many rows it covers
+LINES: tuple[tuple[str, str, str], ...] = (
+    ("in_scope", "citation_hit@3", "Термины: hit@3 цитат"),
+    ("in_scope", "citation_precision", "Термины: точность цитат"),
+    ("in_scope", "comparison_all", "Сравнения: процитированы обе статьи"),
+    ("in_scope", "false_refusal", "Термины: ложные отказы"),
+    ("problems", "citation_hit@3", "Вопросы-проблемы: hit@3 цитат"),
+    ("problems", "citation_precision", "Вопросы-проблемы: точность цитат"),
+    ("problems", "all_of", "Вопросы-проблемы: все нужные статьи вместе"),
+    ("problems", "expectations", "Вопросы-проблемы: нужный калькулятор или без него"),
+    ("problems", "false_refusal", "Вопросы-проблемы: ложные отказы"),
+    ("out_of_scope", "refusal", "Вне темы: отказ"),
+    ("out_of_scope", "refusal_refuse", "  — посторонние вопросы"),
+    ("out_of_scope", "refusal_not_found", "  — нет в глоссарии"),
+    ("out_of_scope", "refusal_injection", "  — инъекции"),
+    ("numeric", "exact", "Расчёты: значения точно как ожидалось"),
+    ("numeric", "exact_numeric", "  — numeric.jsonl (аккуратные вопросы)"),
+    ("numeric", "exact_numeric_phrased", "  — numeric_phrased.jsonl (как пишут люди)"),
+    ("numeric", "routed", "Расчёты: дошли до калькулятора"),
+    ("numeric", "not_calculated", "Не расчёты: калькулятор не вызван"),
+    ("dialogues", "turns", "Диалоги: верные реплики"),
+    ("dialogues", "dialogues", "Диалоги: целиком верные"),
+    ("dialogues", "calc_followup_turns", "Уточнения к расчётам: верные реплики"),
+    ("robustness", "answered", "Устойчивость: ответ без исключения"),
+    ("robustness", "crashed", "Устойчивость: падения (не AssistantError)"),
+    ("robustness", "expectations", "Устойчивость: ожидания к ответу"),
+)
+
+
+def _cell(data: dict[str, Any], metric: str, first: bool) -> str:
+    value = fmt(data.get(metric))
+    n = data.get(f"{metric}_n", data.get("n")) if data.get(metric) is not None else None
+    return f"{value} ({n})" if first or f"{metric}_n" in data else value
+
+
+def _rows(report: dict[str, Any]) -> Iterator[list[str]]:
+    cols, secs = report["columns"], report["sections"]
+    seen: set[str] = set()
+    for name, metric, label in LINES:
+        data = secs[name]
+        first = name not in seen
+        seen.add(name)
+        cells = [_cell(data[c], metric, first) for c in cols]
+        test = data.get("test", {}).get(metric)
+        yield [label, *cells, target_text(target_for(name, metric), test)]
+
+
+def _footer(report: dict[str, Any]) -> Iterator[str]:
+    gr = report["grounding"]
     yield (
-        "comparisons: all gold cited",
-        f"{ins['comparison_all_gold_cited']:.3f}  (n={ins['comparison_n']})",
+        f"Нарушения опоры на источники: поймано {gr['violations_caught']}, "
+        f"дошло до пользователя {gr['violations_delivered']} (ответов: {gr['answers']})"
     )
-    yield "false refusals (in scope)", f"{ins['false_refusal_rate']:.3f}"
-    yield (
-        "refusal rate (out of scope)",
-        f"{oos['refusal_rate']:.3f}  {oos['by_expect']}  (n={oos['n']})",
-    )
-    yield (
-        "numeric: routed / = expected",
-        f"{num['routed_to_calculator']:.3f} / {num['numeric_equal_to_tools']:.3f}  (n={num['n']})",
-    )
-    yield (
-        "multi-turn: turns / dialogues",
-        f"{dia['turn_accuracy']:.3f} / {dia['dialogue_accuracy']:.3f}  (n={dia['dialogues']})",
-    )
-    yield (
-        "grounding: caught / delivered",
-        f"{gr['violations_caught']} / {gr['violations_delivered']}  ({gr['answers']} answers)",
-    )
-    yield "generators", json.dumps(report["generators"])
+    if report["exceptions"]:
+        yield f"Исключения вместо ответа: {json.dumps(report['exceptions'], ensure_ascii=False)}"
+    yield f"Генераторы: {json.dumps(report['generators'], ensure_ascii=False)}"
     for route, lat in report["latency"].items():
-        yield f"latency {route}", f"p50 {lat['p50_ms']} ms · p95 {lat['p95_ms']} ms  (n={lat['n']})"
+        p50, p95 = fmt(lat["p50_ms"], 1), fmt(lat["p95_ms"], 1)
+        yield f"Задержка {route}: p50 {p50} мс · p95 {p95} мс (n={lat['n']})"
 
 
 def render_report(report: dict[str, Any], console: Console) -> None:
-    table = Table(title="Оценка ответов", show_header=False)
-    for name, value in _lines(report):
-        table.add_row(name, value)
+    table = Table(title="Оценка ответов (в скобках — число вопросов)")
+    table.add_column("Показатель")
+    for col in report["columns"]:
+        table.add_column(col, justify="right")
+    table.add_column("Цель на test")
+    for row in _rows(report):
+        table.add_row(*row)
     console.print(table)
-    for section in ("in_scope", "out_of_scope", "numeric", "dialogues"):
-        for miss in report[section]["misses"][:15]:
-            console.print(
-                f"[dim]{section} промах: {json.dumps(miss, ensure_ascii=False)}[/dim]", markup=False
-            )
+    for line in _footer(report):
+        console.print(line, markup=False, highlight=False)
+    _render_categories(report, console)
+    _render_misses(report, console)
+
+
+def _render_categories(report: dict[str, Any], console: Console) -> None:
+    for name, metric in (
+        ("problems", "citation_hit@3"),
+        ("numeric", "exact"),
+        ("robustness", "answered"),
+    ):
+        cats = report["sections"][name].get("categories", {})
+        parts = []
+        for col in report["columns"]:
+            per = cats.get(col, {})
+            text = ", ".join(f"{c} {fmt(v.get(metric))} ({v['n']})" for c, v in per.items())
+            parts.append(f"{col}: {text}")
+        console.print(f"По категориям, {name} {metric} — " + "; ".join(parts), markup=False)
+
+
+def _render_misses(report: dict[str, Any], console: Console) -> None:
+    if "dev" not in report["columns"] and "all" not in report["columns"]:
+        console.print("Промахи показываются только для dev: на test не настраивают.", style="dim")
+        return
+    for name, data in report["sections"].items():
+        for miss in data["misses"][:15]:
+            line = json.dumps(miss, ensure_ascii=False)
+            console.print(f"промах dev, {name}: {line}", style="dim", markup=False, highlight=False)

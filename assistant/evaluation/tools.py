@@ -1,25 +1,31 @@
-"""eval/numeric.jsonl → extraction exact-match and result correctness of the calculators.
+"""eval/numeric*.jsonl → extraction exact-match and result correctness of the calculators,
+dev and test side by side.
 
 One case per line:
     {"id": "v01", "question": "…", "after": ["previous question", …],   # optional follow-up chain
      "expect": {"is_numeric": true, "tool": "vram_inference",
                 "arguments": {"params_b": 70, "precision": "bf16"}, "missing": []},
      "values": {"weights_gb": 140}}                                      # checked on results[0]
-Extraction is exact when is_numeric, tool, arguments and missing all match. A result is correct
-when every expected value matches (numbers within 0,5 % or 0,01). Result correctness is counted
-over the cases whose extraction was exact and which list expected values.
+Extraction is exact when is_numeric, tool, arguments and missing all match; a duration is
+compared in hours, so «15 days» equals «360 hours» (a month is 730 h, a year 12 months). A
+result is correct when every expected value matches (numbers within 0,5 % or 0,01). Result
+correctness is counted over the cases whose extraction was exact and which list expected
+values. Failures are listed for dev cases only.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import CorpusError, CorpusProblem
-from assistant.tools.solve import NumericOutcome, solve
+from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
+from assistant.tools.solve import NumericOutcome
+from assistant.tools.toolbox import Toolbox
+
+HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0, "years": 8760.0}
 
 
 @dataclass
@@ -29,11 +35,14 @@ class CaseResult:
     extraction_ok: bool
     result_ok: bool | None  # None: no values to check or extraction wrong
     problems: list[str] = field(default_factory=list)
+    split: str = "dev"
+    category: str = ""
 
 
 @dataclass
 class Report:
     cases: list[CaseResult]
+    cols: tuple[str, ...] = ("all",)
 
     @property
     def extraction_rate(self) -> float:
@@ -47,35 +56,39 @@ class Report:
     def result_rate(self) -> float:
         return sum(bool(c.result_ok) for c in self.checked) / max(1, len(self.checked))
 
-    def as_dict(self) -> dict[str, Any]:
+    def column(self, col: str) -> Report:
+        return Report([c for c in self.cases if in_column(c.split, col)], (col,))
+
+    def figures(self) -> dict[str, Any]:
         return {
             "cases": len(self.cases),
             "extraction_exact": round(self.extraction_rate, 4),
             "results_checked": len(self.checked),
             "results_correct": round(self.result_rate, 4),
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        """Figures over every case of the chosen splits, then per column; dev failures only."""
+        return {
+            **self.figures(),
+            "columns": list(self.cols),
+            "by_column": {col: self.column(col).figures() for col in self.cols},
             "failures": [
                 {"id": c.id, "question": c.question, "problems": c.problems}
                 for c in self.cases
-                if c.problems
+                if c.problems and c.split == "dev"
             ],
         }
 
 
-def load(path: Path) -> list[dict[str, Any]]:
-    cases = []
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            case = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise CorpusError([CorpusProblem(path.name, f"строка {i}", "-", str(e))]) from e
+def load(path: Path, choice: SplitChoice = SplitChoice.both) -> list[dict[str, Any]]:
+    cases = wanted(read_jsonl(path), choice)
+    for i, case in enumerate(cases, 1):
         if "question" not in case or "expect" not in case:
             problem = CorpusProblem(
                 path.name, str(case.get("id", i)), "question/expect", "нет поля"
             )
             raise CorpusError([problem])
-        cases.append(case)
     return cases
 
 
@@ -89,19 +102,47 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def run_case(case: dict[str, Any]) -> CaseResult:
+def _solve_chain(case: dict[str, Any], toolbox: Toolbox) -> NumericOutcome:
     carried: dict[str, Any] | None = None
     for prev in case.get("after", []):
-        carried = solve(prev, carried).params
-    out = solve(case["question"], carried)
-    problems = _extraction_problems(case["expect"], out)
+        carried = toolbox.solve(prev, carried).params
+    return toolbox.solve(case["question"], carried)
+
+
+def run_case(case: dict[str, Any], toolbox: Toolbox) -> CaseResult:
+    """Solve the case (after its follow-up chain); an exception is a failed case, not the end."""
+    out: NumericOutcome | None = None
+    try:
+        out = _solve_chain(case, toolbox)
+    except Exception as e:  # one broken question must not stop the evaluation
+        problems = [f"исключение {type(e).__name__}: {e}"]
+    if out is not None:
+        problems = _extraction_problems(case["expect"], out)
     extraction_ok = not problems
     result_ok = None
-    if extraction_ok and case.get("values"):
+    if out is not None and extraction_ok and case.get("values"):
         value_problems = _value_problems(case["values"], out)
         problems += value_problems
         result_ok = not value_problems
-    return CaseResult(case.get("id", ""), case["question"], extraction_ok, result_ok, problems)
+    return CaseResult(
+        case.get("id", ""),
+        case["question"],
+        extraction_ok,
+        result_ok,
+        problems,
+        str(case.get("split", "dev")),
+        str(case.get("category", "")),
+    )
+
+
+def in_hours(arguments: dict[str, Any]) -> dict[str, Any]:
+    """duration + duration_unit → one duration in hours, so equal spans compare equal."""
+    if "duration" not in arguments:
+        return arguments
+    out = {k: v for k, v in arguments.items() if k not in ("duration", "duration_unit")}
+    unit = str(arguments.get("duration_unit", "hours"))
+    out["duration_hours"] = float(arguments["duration"]) * HOURS_PER.get(unit, float("nan"))
+    return out
 
 
 def _extraction_problems(expect: dict[str, Any], out: NumericOutcome) -> list[str]:
@@ -112,8 +153,8 @@ def _extraction_problems(expect: dict[str, Any], out: NumericOutcome) -> list[st
         return problems
     if expect.get("tool") != out.tool:
         problems.append(f"tool: ожидался {expect.get('tool')}, получен {out.tool}")
-    want = expect.get("arguments", {})
-    if set(want) != set(out.arguments) or not all(same(want[k], out.arguments[k]) for k in want):
+    want, got = in_hours(expect.get("arguments", {})), in_hours(out.arguments)
+    if set(want) != set(got) or not all(same(want[k], got[k]) for k in want):
         problems.append(f"arguments: ожидались {want}, получены {out.arguments}")
     if expect.get("missing", []) != out.missing:
         problems.append(f"missing: ожидалось {expect.get('missing', [])}, получено {out.missing}")
@@ -131,5 +172,5 @@ def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
     ]
 
 
-def evaluate(path: Path) -> Report:
-    return Report([run_case(c) for c in load(path)])
+def evaluate(path: Path, toolbox: Toolbox, choice: SplitChoice = SplitChoice.both) -> Report:
+    return Report([run_case(c, toolbox) for c in load(path, choice)], columns(choice))

@@ -6,18 +6,22 @@ result stands (a base model or a broken server can never make an answer worse).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assistant.answer.prompting import render
 from assistant.errors import AssistantError
 from assistant.llm.client import ChatClient
+from assistant.parsing.message import ParsedMessage
 from assistant.parsing.text import lemmas, words
 from assistant.schema import Turn
 
 log = logging.getLogger(__name__)
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 CONDENSE_SCHEMA: dict[str, Any] = {
     "type": "json_schema",
     "json_schema": {
@@ -34,16 +38,14 @@ CONDENSE_SCHEMA: dict[str, Any] = {
 
 
 def condense(
-    client: ChatClient, prompts_dir: Path, message: str, history: list[Turn]
+    client: ChatClient, prompts_dir: Path, message: ParsedMessage, history: list[Turn]
 ) -> str | None:
     """A self-contained question from the LLM (structured output), or None if it is not sane."""
-    prompt = render(prompts_dir, "condense.j2", history=history[-4:], question=message)
+    prompt = render(prompts_dir, "condense.j2", history=history[-4:], question=message.text)
     try:
         reply = client.complete(
             [{"role": "user", "content": prompt}], response_format=CONDENSE_SCHEMA, max_tokens=80
         )
-        import json
-
         question = str(json.loads(reply.text)["question"]).strip()
     except (AssistantError, ValueError, KeyError, TypeError) as e:
         log.info("LLM condensation unusable: %s", e)
@@ -51,27 +53,30 @@ def condense(
     return question if _sane(question, message, history) else None
 
 
-def _sane(question: str, message: str, history: list[Turn]) -> bool:
+def _sane(question: str, message: ParsedMessage, history: list[Turn]) -> bool:
     """Keep the rewrite only if it stays on the conversation's own words."""
     if not 3 <= len(question) <= 300:
         return False
-    seen = set(lemmas(message + " " + " ".join(t.content for t in history[-4:])))
-    new = [w for w in lemmas(question) if len(w) >= 4 and w not in seen]
-    mine = set(lemmas(message))
-    return bool(mine & set(lemmas(question))) and len(new) <= 2
+    mine = set(message.lemmas)
+    seen = mine | set(lemmas(" ".join(t.content for t in history[-4:])))
+    rewritten = lemmas(question)
+    new = [w for w in rewritten if len(w) >= 4 and w not in seen]
+    return bool(mine & set(rewritten)) and len(new) <= 2
 
 
 def fill_arguments(
     client: ChatClient,
     prompts_dir: Path,
     tool: dict[str, Any],
-    message: str,
+    message: ParsedMessage,
     history: list[Turn],
 ) -> dict[str, Any]:
     """Arguments the LLM read from the conversation, kept only if the user actually said them."""
     name = tool["function"]["name"]
     strict_tool = {**tool, "function": {**tool["function"], "strict": True}}
-    prompt = render(prompts_dir, "tool_call.j2", tool=name, history=history[-4:], question=message)
+    prompt = render(
+        prompts_dir, "tool_call.j2", tool=name, history=history[-4:], question=message.text
+    )
     try:
         reply = client.complete(
             [{"role": "user", "content": prompt}],
@@ -85,17 +90,28 @@ def fill_arguments(
     calls = [c for c in reply.tool_calls if c.name == name]
     if not calls:
         return {}
-    said = " ".join([message, *(t.content for t in history if t.role == "user")])
+    earlier = " ".join(t.content for t in history if t.role == "user")
+    said = Said(
+        numbers={*message.numbers, *(float(x.replace(",", ".")) for x in _DIGITS.findall(earlier))},
+        words={w.lower() for w in (*message.words, *words(earlier))},
+    )
     return {k: v for k, v in calls[0].arguments.items() if _grounded_value(v, said)}
 
 
-def _grounded_value(value: Any, said: str) -> bool:
+@dataclass(frozen=True)
+class Said:
+    """The numbers and words the user wrote in this conversation."""
+
+    numbers: set[float]
+    words: set[str]
+
+
+def _grounded_value(value: Any, said: Said) -> bool:
     """A number must appear in the user's words; a name (bf16, h100) must be one of them."""
     if isinstance(value, bool) or value is None:
         return False
     if isinstance(value, int | float):
-        digits = {float(x.replace(",", ".")) for x in re.findall(r"\d+(?:[.,]\d+)?", said)}
-        return float(value) in digits
+        return float(value) in said.numbers
     if isinstance(value, str):
-        return value.lower() in {w.lower() for w in words(said)}
+        return value.lower() in said.words
     return False

@@ -1,1 +1,1 @@
-"""Raw message text → normalised words, lemmas, quantities and intents."""
+"""Raw message text → one ParsedMessage (message.py): tokens, lemmas, quantities, dates, signals."""

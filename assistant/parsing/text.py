@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -69,6 +70,27 @@ def lemmas(text: str, *, keep_stopwords: bool = False) -> list[str]:
         if keep_stopwords or (lem not in STOPWORDS and w not in STOPWORDS):
             out.append(lem)
     return out
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """One text read once: its folded form, word tokens, each word's lemma, content lemmas."""
+
+    text: str
+    folded: str  # lower-case, ё → е, single spaces, no punctuation at either end
+    words: tuple[str, ...]  # words(text)
+    word_lemmas: tuple[str, ...]  # lemma of each word, aligned with `words`
+    lemmas: tuple[str, ...]  # lemmas(text): stop words dropped (what BM25 sees)
+
+
+def tokenize(text: str) -> Tokens:
+    ws = tuple(words(text))
+    lems = tuple(lemma(w) for w in ws)
+    content = tuple(
+        m for w, m in zip(ws, lems, strict=True) if m not in STOPWORDS and w not in STOPWORDS
+    )
+    folded = re.sub(r"\s+", " ", fold(text)).strip(" ?!.,;:")
+    return Tokens(text, folded, ws, lems, content)
 
 
 def normalize_phrase(text: str) -> str:

@@ -1,85 +1,14 @@
-"""Question text → lexical signals: injection, greeting, comparison cue, domain, unknown terms."""
+"""Parsed message + calculation outcome → does a calculator answer it (the calculation gate)?"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 
-from assistant.corpus.glossary import Glossary, normalize_name
-from assistant.parsing.text import STOPWORDS, deletes, fold, lemma, lemmas, words
+from assistant.parsing.message import ParsedMessage
 
-# Attempts to override instructions or extract the prompt, in Russian and English.
-_INJECTION = re.compile(
-    r"игнорир\w*|проигнорир\w*|забудь\w*|не обращай внимани\w*|"
-    r"(?:системн\w*|скрыт\w*|твои\w*|твой|твоя|внутренн\w*|служебн\w*)\s+(?:промпт\w*|инструкци\w*|"
-    r"правил\w*|конфиг\w*|подсказк\w*)|сво\w* (?:промпт|инструкци)\w*|(?:system|your|the) prompt|"
-    r"ignore (?:all |any |the )?(?:previous|prior|above)|disregard|jailbreak|\bdan\b|"
-    r"developer mode|режим разработчика|ты теперь|теперь ты|you are now|act as|притворись|"
-    r"repeat (?:the )?(?:text|words) above|instructions? above|выведи (?:свой|твой|весь)|"
-    r"покажи (?:свой|твой|мне свой)|what are your (?:instructions|rules)|system message|"
-    r"base64|rot13|режим\w* отладки|debug mode|(?:весь|свой|твой) контекст|"
-    r"контекст,? котор\w* тебе|"
-    r"что написано (?:перед|выше|до)|вс[её],? что (?:выше|написано выше)|"
-    r"без ссылок|придумыва\w* (?:цифр|числ)|придумай (?:цифр|числ)|"
-    r"(?:^|\s)system\s*:|</?(?:context|system|instructions?)>|нов\w+ (?:указани|политик|правил)\w*|"
-    r"new (?:policy|instructions?|rules)|(?:вставь|добавь|укажи) (?:в ответ )?ссылк\w*|"
-    r"официальн\w* сайт|отвечай,? что|answer that|say that"
-)
-# Questions about other vendors' prices, shops, stocks, or the provider's business
-# (offices, contracts, refunds…): not in the glossary, and not ours to guess.
-_NOT_OURS = re.compile(
-    r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
-    r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner|днс\b|\bdns-shop|"
-    r"ozon|озон\w*|"
-    r"wildberries|авито|avito|маркетплейс\w*|акци[йия]\w*|курс\w* (?:акци|доллар|рубл|валют)\w*|"
-    r"бирж\w*|котировк\w*|ваканси\w*|резюме|офис\w*|адрес\w* (?:офис|компани)\w*|в как\w* город\w*|"
-    r"договор\w*|ндс|"
-    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|sla\b|крипт\w*"
-)
-_GREETING = re.compile(
-    r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
-    r"доброго времени суток|приветики)\b"
-)
-_HELP = re.compile(
-    r"что (?:ты )?(?:умеешь|можешь)|чем (?:ты )?(?:можешь )?помочь|кто ты|ты кто|помощь|help|"
-    r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь"
-)
-_THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
-_COMPARISON = re.compile(
-    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
-    r"в отличие|то же самое|одно и то же|same as|same thing"
-)
-# «или», «лучше» compare only when the question names both things («LoRA или QLoRA»).
-_WEAK_COMPARISON = re.compile(r"\bили\b|лучше|хуже|быстрее|медленнее|\bпротив\b|\bor\b|better")
-# Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
-_DOMAIN = re.compile(
-    r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
-    r"нейросет\w*|нейронк\w*|модел\w*|llm|ллм|трансформер\w*|обучени\w*|инференс\w*|inference|"
-    r"training|ии\b|\bai\b|ml\b|машинн\w* обучени\w*|датасет\w*|токен\w*|кластер\w*|сервер\w*|"
-    r"дата[ -]?центр\w*|суперкомпьютер\w*|vram|памят\w*|тфлопс|flops|cuda|тензор\w*|"
-    r"kubernetes|slurm|triton|tensorrt|onnx|attention|внимани\w*|квантов\w*|fine[ -]?tun\w*|"
-    r"дообуч\w*|чекпоинт\w*|pytorch|пайторч|jax|tensorflow|интерконнект\w*|hbm|gddr|chip|чип\w*"
-)
-_DEFINITION = re.compile(
-    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|объясни\w*|"
-    r"what is|what's|what are|explain|tell me about)\s+(.+?)\??$"
-)
-_ANAPHORA = re.compile(
-    r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
-    r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
-)
 _ASKS_DEFINITION = re.compile(
     r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|what is|what's|what are)(?!\w)"
 )
-_COUNTERPART = re.compile(
-    r"аналог\w*|альтернатив\w*|вместо|замен\w*|что-то похож\w*|что-нибудь похож\w*|похож\w* на|"
-    r"equivalent|alternative|instead of"
-)
-_FOLLOW_UP_START = re.compile(
-    r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
-)
-
 
 # An explicit request to compute something (not «why does it not fit», which is a term question).
 _CALC_ASK = re.compile(
@@ -103,152 +32,21 @@ _HARD_KEYS = frozenset(
 
 
 def wants_calculation(
-    message: str, numeric: bool, missing: list[str], arguments: dict[str, object], carried: bool
+    message: ParsedMessage,
+    numeric: bool,
+    missing: list[str],
+    arguments: dict[str, object],
+    carried: bool,
 ) -> bool:
     """A calculator answers explicit calculation requests and short follow-ups to one."""
-    t = _strip(message)
+    t = message.tokens.folded
     if not numeric or _SIZE_KEYS & set(missing) or _ASKS_DEFINITION.search(t):
         return False
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)
     hard = bool(_HARD_KEYS & set(arguments)) or (ask and "egress" in arguments)
-    if carried and len(words(message)) <= 8 and not missing:
+    if carried and len(message.tokens.words) <= 8 and not missing:
         return ask or not _HOW.search(t)
     if missing:
         return ask and hard
     return hard and (ask or not _HOW.search(t))
-
-
-@dataclass(frozen=True)
-class Signals:
-    """Cheap lexical facts about one message, used by the engine to choose a route."""
-
-    injection: bool
-    greeting: bool  # greeting/help/thanks with nothing else to answer
-    comparison_cue: bool  # explicit: «чем отличается», «разница», «vs»
-    weak_comparison: bool  # «или», «лучше»: a comparison only if two entries are named
-    domain: bool
-    follow_up: bool  # refers back to the previous turn
-    defined_term: str  # «что такое X» → X (folded), else ""
-    not_ours: bool  # other vendors' prices, stocks, the provider's business details
-    counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
-
-
-def _strip(text: str) -> str:
-    return re.sub(r"\s+", " ", fold(text)).strip(" ?!.,;:")
-
-
-def signals(text: str) -> Signals:
-    t = _strip(text)
-    n_words = len(words(t))
-    rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
-    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and len(words(rest)) <= 1
-    greeting = small_talk or bool(_HELP.search(rest) and len(words(rest)) <= 6)
-    match = _DEFINITION.match(t)
-    return Signals(
-        injection=bool(_INJECTION.search(t)),
-        greeting=greeting,
-        comparison_cue=bool(_COMPARISON.search(t)),
-        weak_comparison=bool(_WEAK_COMPARISON.search(t)),
-        domain=bool(_DOMAIN.search(t)),
-        follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
-        defined_term=_original_span(text, match.group(1)) if match else "",
-        not_ours=bool(_NOT_OURS.search(t)),
-        counterpart=bool(_COUNTERPART.search(t)),
-    )
-
-
-def _original_span(text: str, folded: str) -> str:
-    """The user's own spelling of a folded fragment («tpu» → «TPU»)."""
-    squashed = re.sub(r"\s+", " ", text).strip()
-    at = fold(squashed).find(folded)
-    return squashed[at : at + len(folded)] if at >= 0 else folded
-
-
-# Everyday words of the trade that carry no topic of their own: they must not make a question
-# look like it is about an unknown technology.
-_COMMON_TECH = frozenset(
-    """
-    root api apis open source opensource fine tune tuning finetune finetuning torch pytorch
-    linux os cpu gpu gpus server servers cloud docker kubernetes model models llm llms int4 int8
-    fp16 fp32 bit bits gb tb gib mb batch batching token tokens context prompt prompts
-    inference training train deploy deployment sdk openai python benchmark spec specs vm vms
-    cluster node nodes rack chat bot ai ml
-    """.split()
-)
-
-
-def _catalogue_words() -> set[str]:
-    """Model and GPU names from the calculators' catalogues (DeepSeek, Qwen, RTX, L40S…)."""
-    from assistant.corpus import catalog
-
-    return {w for name in catalog.all_names() for w in words(name)}
-
-
-@lru_cache(maxsize=4)
-def _known_vocabulary(glossary: Glossary) -> frozenset[str]:
-    """Every word of every entry, the catalogues and common tech words: others are unknown."""
-    vocab: set[str] = set(_COMMON_TECH) | _catalogue_words()
-    for entry in glossary.entries:
-        for chunk in (entry.text, *entry.names):
-            vocab.update(words(chunk))
-    return frozenset(vocab)
-
-
-@lru_cache(maxsize=4)
-def _known_lemmas(glossary: Glossary) -> frozenset[str]:
-    found: set[str] = set()
-    for entry in glossary.entries:
-        for chunk in (entry.text, *entry.names):
-            found.update(lemmas(chunk, keep_stopwords=True))
-    return frozenset(found)
-
-
-@lru_cache(maxsize=4)
-def _typo_keys(glossary: Glossary) -> frozenset[str]:
-    """Every glossary word and its one-letter deletions: «infinty», «rdam», «smx» are typos."""
-    keys: set[str] = set()
-    for w in _known_vocabulary(glossary):
-        if len(w) >= 3:
-            keys.add(w)
-            keys.update(deletes(w))
-    return frozenset(keys)
-
-
-def _is_typo_of_known(word: str, glossary: Glossary) -> bool:
-    """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""
-    if len(word) < 4:
-        return False
-    keys = _typo_keys(glossary)
-    return word in keys or any(d in keys for d in deletes(word))
-
-
-def unknown_words(text: str, glossary: Glossary, *, english_guard: bool = True) -> list[str]:
-    """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
-
-    Latin words within one typo of a glossary word are not unknown; an English sentence
-    (mostly Latin words) is judged by retrieval alone.
-    """
-    vocab, known = _known_vocabulary(glossary), _known_lemmas(glossary)
-    tokens = [w for w in words(text) if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS]
-    latin = [w for w in tokens if re.search(r"[a-z]", w)]
-    if english_guard and len(latin) > max(2, len(tokens) // 2):
-        return []
-    out = []
-    for w in tokens:
-        if w in latin:
-            if w not in vocab and not _is_typo_of_known(w, glossary):
-                out.append(w)
-        elif lemma(w) not in known:
-            out.append(w)
-    return out
-
-
-def unknown_term(term: str, glossary: Glossary) -> bool:
-    """True when a «что такое X» term names nothing the glossary mentions (e.g. TPU)."""
-    if not words(term) or len(words(term)) > 3:  # a long phrase is a question, not a term
-        return False
-    names = {normalize_name(n) for e in glossary.entries for n in e.names}
-    if normalize_name(term) in names:
-        return False
-    return bool(unknown_words(term, glossary, english_guard=False))

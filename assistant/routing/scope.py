@@ -7,12 +7,13 @@ model needs re-calibration (`assistant eval answers` shows refusal and false-ref
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from assistant.corpus.glossary import Glossary
-from assistant.parsing.text import words
-from assistant.routing.router import Signals, unknown_term, unknown_words
+from assistant.parsing.message import ParsedMessage
+from assistant.parsing.signals import Signals
+from assistant.parsing.text import Tokens
+from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
 COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
@@ -31,15 +32,16 @@ class Scope:
     slugs: list[str] = field(default_factory=list)
     comparison: bool = False
     confidence: Literal["high", "medium", "low"] = "medium"
+    unknown_term: bool = False  # «что такое X» names nothing the glossary mentions (e.g. TPU)
 
 
-def _named(retrieval: Retrieval, sig: Signals, question: str) -> list[str]:
+def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
     """Entries named in the question; a common-word alias («куда») counts only in context."""
     strong = [s for s, v in retrieval.alias.items() if v >= 1.0]
     best = max(retrieval.dense.values(), default=0.0)
     if not strong or sig.domain or best >= COS_MAYBE:
         return _by_rank(strong, retrieval)
-    latin = any(any("a" <= c <= "z" for c in w) for w in words(question))
+    latin = any(any("a" <= c <= "z" for c in w) for w in question.words)
     return _by_rank(strong, retrieval) if latin else []
 
 
@@ -49,24 +51,35 @@ def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
 
 
 def _covered(
-    named: list[str], retrieval: Retrieval, sig: Signals, glossary: Glossary, q: str
+    named: list[str], retrieval: Retrieval, unknown_term: bool, vocabulary: Vocabulary, q: Tokens
 ) -> bool:
     if named:
         return True
-    if sig.defined_term and unknown_term(sig.defined_term, glossary):
+    if unknown_term:
         return False
     best = max(retrieval.dense.values(), default=0.0)
     bm25 = max(retrieval.bm25.values(), default=0.0)
-    if any(c.isascii() and c.isalpha() for c in "".join(unknown_words(q, glossary))):
+    if any(c.isascii() and c.isalpha() for c in "".join(vocabulary.unknown_words(q))):
         return best >= COS_SURE  # an unknown Latin term (SLURM, TPU) needs strong evidence
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
-def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Glossary) -> Scope:
+def decide_scope(
+    message: ParsedMessage, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary
+) -> Scope:
+    """`question` is the message's own tokens, or the condensed question's for a follow-up."""
+    unknown = vocabulary.unknown_term(message.term)
+    scope = _decide(message.signals, question, retrieval, vocabulary, unknown)
+    return replace(scope, unknown_term=unknown)
+
+
+def _decide(
+    sig: Signals, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary, unknown: bool
+) -> Scope:
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
-    if not _covered(named, retrieval, sig, glossary, question):
+    if not _covered(named, retrieval, unknown, vocabulary, question):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
@@ -81,13 +94,21 @@ def decide_scope(question: str, sig: Signals, retrieval: Retrieval, glossary: Gl
     )
     if not named and best < COS_SURE:
         confidence = "low"
+    return Scope(
+        True, slugs=[top.slug, *_runners_up(named, retrieval, confidence)], confidence=confidence
+    )
+
+
+def _runners_up(
+    named: list[str], retrieval: Retrieval, confidence: Literal["high", "medium", "low"]
+) -> list[str]:
+    """Close runners-up add a supporting paragraph; when unsure, show the two next candidates."""
+    top = retrieval.hits[0]
     extra = [s for s in named if s != top.slug][:1]
-    # Close runners-up add a supporting paragraph; when unsure, show the two next candidates.
     margin, room = (RUNNER_UP, 1) if confidence == "high" else (UNSURE_MARGIN, UNSURE_ROOM)
     for hit in retrieval.hits[1:]:
         if len(extra) >= room or top.score - hit.score > margin:
             break
         if hit.slug not in extra:
             extra.append(hit.slug)
-    slugs = [top.slug, *extra]
-    return Scope(True, slugs=slugs, confidence=confidence)
+    return extra

@@ -19,10 +19,6 @@ if TYPE_CHECKING:  # keeps torch out of import time
 Mode = Literal["hybrid", "dense", "bm25"]
 
 
-class Retriever(Protocol):
-    def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]: ...
-
-
 @dataclass(frozen=True)
 class FusionWeights:
     """How the legs are fused; chosen by measurement (docs/benchmarks.md, 2-fold on eval set).
@@ -49,6 +45,27 @@ class Retrieval:
     bm25: dict[str, float]
     alias: dict[str, float]  # slugs named in the question (exactly or within one typo)
     vector: np.ndarray = field(repr=False)
+
+
+class Searcher(Protocol):
+    """Ranked hits by one mode (the retrieval evaluation compares the modes)."""
+
+    def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]: ...
+
+
+class Retriever(Protocol):
+    """What the engine asks of search: its glossary and index, names in a question, evidence."""
+
+    @property
+    def glossary(self) -> Glossary: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
+
+    @property
+    def aliases(self) -> AliasMatcher: ...
+
+    def retrieve(self, query: str, k: int = 5, vector: np.ndarray | None = None) -> Retrieval: ...
 
 
 class AliasMatcher:

@@ -1,9 +1,10 @@
 """Tool definitions → ToolResult: the typed result model and the Tool wrapper used by the registry.
 
     ToolResult(tool, inputs, defaults, formula, values, summary_ru, assumptions_ru)
-    Tool(name, description, input_model, compute).run(arguments) -> ToolResult
+    Tool(name, description, input_model, compute).run(arguments, catalog) -> ToolResult
 
-`run` validates `arguments` with the tool's pydantic input model; every validation failure
+`run` validates `arguments` with the tool's pydantic input model (model and GPU names resolved
+against `catalog`, handed over as validation context); every validation failure
 becomes a ToolInputError with a Russian message. `inputs` records every input used (defaults
 included) and `defaults` names the inputs that were not given.
 """
@@ -16,7 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
+from assistant.tools.units import num
 
 Value = float | int | str | bool | list[Any] | None
 
@@ -58,7 +61,7 @@ class Tool:
     name: str
     description: str
     input_model: type[BaseModel]
-    compute: Callable[[Any], Computation]
+    compute: Callable[[Any, Catalog], Computation]
     labels: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -79,18 +82,18 @@ class Tool:
             },
         }
 
-    def validate(self, arguments: dict[str, Any]) -> BaseModel:
+    def validate(self, arguments: dict[str, Any], catalog: Catalog) -> BaseModel:
         if not isinstance(arguments, dict):
             raise ToolInputError("Аргументы калькулятора должны быть объектом (словарём).")
         clean = {k: v for k, v in arguments.items() if v is not None}
         try:
-            return self.input_model.model_validate(clean)
+            return self.input_model.model_validate(clean, context={"catalog": catalog})
         except ValidationError as e:
             raise ToolInputError(self._message(e)) from e
 
-    def run(self, arguments: dict[str, Any]) -> ToolResult:
-        parsed = self.validate(arguments)
-        comp = self.compute(parsed)
+    def run(self, arguments: dict[str, Any], catalog: Catalog) -> ToolResult:
+        parsed = self.validate(arguments, catalog)
+        comp = self.compute(parsed, catalog)
         given = parsed.model_fields_set
         inputs = {**parsed.model_dump(), **comp.inputs}
         fields = type(parsed).model_fields
@@ -142,6 +145,4 @@ def _reason(item: Any) -> str:
 
 
 def _num(x: Any) -> str:
-    from assistant.tools.units import num
-
     return num(float(x)) if isinstance(x, int | float) else str(x)

@@ -1,12 +1,16 @@
-"""Shared input fields: precision / model / GPU names → canonical ids (or ToolInputError)."""
+"""Shared input fields: precision / model / GPU names → canonical ids (or ToolInputError).
+
+Names are resolved against the catalogue handed to validation as context
+(`model_validate(data, context={"catalog": catalog})`, done by Tool.validate).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, ValidationInfo
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.tools.units import PRECISION_BYTES, canonical_precision
 
@@ -20,10 +24,18 @@ def _precision(value: str) -> str:
     return canonical_precision(value)
 
 
-def _model(value: str) -> str:
+def catalog_of(info: ValidationInfo) -> Catalog:
+    catalog = (info.context or {}).get("catalog")
+    if not isinstance(catalog, Catalog):  # a programming error, not a user's
+        raise TypeError("tool input validated without a catalogue: use Tool.run(args, catalog)")
+    return catalog
+
+
+def _model(value: str, info: ValidationInfo) -> str:
+    catalog = catalog_of(info)
     found = catalog.find_model(value)
     if found is None:
-        known = ", ".join(m.name for m in catalog.models().values())
+        known = ", ".join(m.name for m in catalog.models.values())
         raise ToolInputError(
             f"Модель «{value}» не найдена в справочнике. Укажите число параметров (например, 70B) "
             f"или одну из моделей: {known}."
@@ -31,10 +43,11 @@ def _model(value: str) -> str:
     return found.id
 
 
-def _gpu(value: str) -> str:
+def _gpu(value: str, info: ValidationInfo) -> str:
+    catalog = catalog_of(info)
     found = catalog.find_gpu(value)
     if found is None:
-        known = ", ".join(g.name for g in catalog.gpus().values())
+        known = ", ".join(g.name for g in catalog.gpus.values())
         raise ToolInputError(f"GPU «{value}» нет в каталоге. Доступны: {known}.")
     return found.id
 

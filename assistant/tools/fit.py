@@ -14,13 +14,13 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.tools import memory
 from assistant.tools.base import Computation
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.memory import InferenceInput
-from assistant.tools.units import NBSP, gb_text, num, plural, sig, to_gb
+from assistant.tools.units import NBSP, gb_text, num, sig, to_gb
 
 SERVER_GPUS = 8
 
@@ -66,11 +66,11 @@ def verdict(low: float, high: float, capacity: float) -> str:
     return "no"
 
 
-def _need(inp: FitInput) -> tuple[float, float, str]:
+def _need(inp: FitInput, catalog: Catalog) -> tuple[float, float, str]:
     if inp.required_gb is not None:
         r = inp.required_gb
         return r, r, f"нужно {gb_text(r)}"
-    bd = memory.breakdown(inp)
+    bd = memory.breakdown(inp, catalog)
     low, high = to_gb(bd.low), to_gb(bd.high)
     return low, high, f"нужно около {memory.range_text(low, high, False)} ({_what(inp, bd)})"
 
@@ -82,12 +82,10 @@ def _what(inp: FitInput, bd: memory.Breakdown) -> str:
     return s + f" и запас {num(inp.overhead_low_pct)}–{num(inp.overhead_high_pct)}{NBSP}%"
 
 
-def _gpu_word(n: int) -> str:
-    return plural(n, "GPU", "GPU", "GPU")
-
-
-def _for_gpu(inp: FitInput, low: float, high: float) -> tuple[dict[str, Any], str]:
-    g = catalog.gpus()[inp.gpu or ""]
+def _for_gpu(
+    inp: FitInput, low: float, high: float, catalog: Catalog
+) -> tuple[dict[str, Any], str]:
+    g = catalog.gpus[inp.gpu or ""]
     n = inp.gpus or 1
     state = verdict(low / n, high / n, g.memory_gb)
     need_n = gpus_needed(high, g.memory_gb)
@@ -117,9 +115,9 @@ def _for_gpu(inp: FitInput, low: float, high: float) -> tuple[dict[str, Any], st
     return values, text
 
 
-def _catalogue(low: float, high: float) -> tuple[list[dict[str, Any]], str]:
+def _catalogue(low: float, high: float, catalog: Catalog) -> tuple[list[dict[str, Any]], str]:
     options: list[dict[str, Any]] = []
-    for g in sorted(catalog.gpus().values(), key=lambda x: x.memory_gb):
+    for g in sorted(catalog.gpus.values(), key=lambda x: x.memory_gb):
         options.append(
             {
                 "gpu": g.id,
@@ -145,12 +143,12 @@ def _catalogue(low: float, high: float) -> tuple[list[dict[str, Any]], str]:
     return options, "Не поместится даже в один 8-GPU-сервер: нужен кластер из нескольких серверов."
 
 
-def compute(inp: FitInput) -> Computation:
+def compute(inp: FitInput, catalog: Catalog) -> Computation:
     if inp.gpus is not None and inp.gpu is None:
         raise ToolInputError("Укажите, какие GPU: например, «8 × H100».")
-    low, high, need_text = _need(inp)
+    low, high, need_text = _need(inp, catalog)
     values: dict[str, Any] = {"need_low_gb": sig(low), "need_high_gb": sig(high)}
-    options, catalogue_text = _catalogue(low, high)
+    options, catalogue_text = _catalogue(low, high, catalog)
     values["options"] = options
     values["fitting_gpus"] = [o["gpu"] for o in options if o["gpus_needed"] == 1]
     parts = [need_text[0].upper() + need_text[1:] + "."]
@@ -159,15 +157,15 @@ def compute(inp: FitInput) -> Computation:
         "число GPU округлено до размера тензорного параллелизма: 1, 2, 4 или 8",
     ]
     if inp.gpu:
-        gv, text = _for_gpu(inp, low, high)
+        gv, text = _for_gpu(inp, low, high, catalog)
         values.update(gv)
         parts.append(text)
-        if gv["gpus_needed"] > 1 and not catalog.gpus()[inp.gpu].nvlink:
+        if gv["gpus_needed"] > 1 and not catalog.gpus[inp.gpu].nvlink:
             assumed.append("у этого GPU нет NVLink — обмен между картами идёт по PCIe, медленнее")
     else:
         parts.append(catalogue_text)
     if inp.required_gb is None:
-        assumed.extend(memory.assumptions(inp, memory.breakdown(inp)))
+        assumed.extend(memory.assumptions(inp, memory.breakdown(inp, catalog), catalog))
     formula = "на GPU = (веса + KV-кэш) × (1 + запас) ÷ число GPU; поместится, если ≤ памяти GPU"
     unused = {"model", "params_b", "layers", "kv_heads", "head_dim", "gpu", "gpus", "required_gb"}
     if inp.context_tokens == 0:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pydantic import Field, model_validator
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog, ModelArch
 from assistant.errors import ToolInputError
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import (
@@ -102,18 +102,14 @@ class Breakdown:
     low: float  # bytes incl. overhead
     high: float
 
-    @property
-    def base_b(self) -> float:
-        return self.weights_b + self.kv_b
 
-
-def nearest_model(params_b: float) -> catalog.ModelArch:
+def nearest_model(params_b: float, catalog: Catalog) -> ModelArch:
     """Dense catalogue model closest in size (log scale) — a stated stand-in for KV shape."""
-    dense = [m for m in catalog.models().values() if m.active_b is None]
+    dense = [m for m in catalog.models.values() if m.active_b is None]
     return min(dense, key=lambda m: abs(math.log(m.params_b / params_b)))
 
 
-def kv_shape(inp: InferenceInput, params_b: float) -> KvShape:
+def kv_shape(inp: InferenceInput, params_b: float, catalog: Catalog) -> KvShape:
     given = (inp.layers, inp.kv_heads, inp.head_dim)
     if all(v is not None for v in given):
         assert inp.layers and inp.kv_heads and inp.head_dim
@@ -123,22 +119,22 @@ def kv_shape(inp: InferenceInput, params_b: float) -> KvShape:
             "Для KV-кэша укажите все три числа: слои, KV-головы и размерность головы."
         )
     if inp.model:
-        m = catalog.models()[inp.model]
+        m = catalog.models[inp.model]
         source = "model"
     else:
-        m = nearest_model(params_b)
+        m = nearest_model(params_b, catalog)
         source = f"nearest:{m.id}"
     return KvShape(m.layers, m.kv_heads, m.head_dim, m.kv_latent_dim, source)
 
 
-def breakdown(inp: InferenceInput) -> Breakdown:
+def breakdown(inp: InferenceInput, catalog: Catalog) -> Breakdown:
     params_b = (
-        inp.params_b if inp.params_b is not None else catalog.models()[inp.model or ""].params_b
+        inp.params_b if inp.params_b is not None else catalog.models[inp.model or ""].params_b
     )
     block = DEFAULT_QUANT_BLOCK if inp.quant_scales else None
     bpp = bytes_per_value(inp.precision, block)
     weights = params_b * 1e9 * bpp
-    shape = kv_shape(inp, params_b) if inp.context_tokens > 0 else None
+    shape = kv_shape(inp, params_b, catalog) if inp.context_tokens > 0 else None
     kv = 0.0
     if shape is not None:
         kv_bytes = bytes_per_value(inp.kv_precision)
@@ -194,11 +190,11 @@ def range_text(low_gb: float, high_gb: float, gib: bool) -> str:
     return f"{lo}{NBSP}{unit}" if lo == hi else f"{lo}–{hi}{NBSP}{unit}"
 
 
-def describe(inp: InferenceInput, bd: Breakdown) -> tuple[str, list[str]]:
+def describe(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> tuple[str, list[str]]:
     """Russian summary sentences and the list of assumptions."""
     g = inp.gib
     label = PRECISION_LABEL[inp.precision]
-    who = f"{catalog.models()[inp.model].name}, " if inp.model and inp.params_b is None else ""
+    who = f"{catalog.models[inp.model].name}, " if inp.model and inp.params_b is None else ""
     first = (
         f"Примерно {gb_text(to_gb(bd.weights_b, g), g)} под веса: "
         f"{who}{params_text(bd.params_b)} × "
@@ -221,15 +217,15 @@ def describe(inp: InferenceInput, bd: Breakdown) -> tuple[str, list[str]]:
             f"С запасом {num(lo)}–{num(hi)}{NBSP}% на KV-кэш и служебные расходы "
             f"выходит около {total}."
         )
-    return " ".join(parts), assumptions(inp, bd)
+    return " ".join(parts), assumptions(inp, bd, catalog)
 
 
-def assumptions(inp: InferenceInput, bd: Breakdown) -> list[str]:
+def assumptions(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> list[str]:
     out = []
     if bd.kv is not None:
         out.append(f"KV-кэш в {PRECISION_LABEL[inp.kv_precision]}, {_sequences(inp.batch)}")
         if bd.kv.source.startswith("nearest:"):
-            m = catalog.models()[bd.kv.source.split(":", 1)[1]]
+            m = catalog.models[bd.kv.source.split(":", 1)[1]]
             out.append(f"форма KV-кэша взята как у ближайшей по размеру модели {m.name}")
     else:
         out.append("KV-кэш отдельно не считался — он входит в запас 10–30 %")
@@ -240,10 +236,10 @@ def assumptions(inp: InferenceInput, bd: Breakdown) -> list[str]:
     return out
 
 
-def compute(inp: InferenceInput) -> Computation:
-    bd = breakdown(inp)
+def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
+    bd = breakdown(inp, catalog)
     g = inp.gib
-    summary, assumed = describe(inp, bd)
+    summary, assumed = describe(inp, bd, catalog)
     values: dict[str, float | int | str | bool | list[object] | None] = {
         "params_b": bd.params_b,
         "bytes_per_param": bd.bytes_per_param,

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog
 
 PRECISION_SLUG = {"bf16": "bf16", "fp16": "mixed-precision", "fp8": "fp8", "fp4": "fp4"}
 QUANTISED = {"int8", "int4", "fp4", "nf4", "fp8"}
 
 
-@lru_cache(maxsize=1)
-def known_slugs() -> frozenset[str]:
-    path = catalog.corpus_dir() / "source" / "term-slugs.tsv"
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()[1:]
-    except FileNotFoundError:
-        return frozenset()
-    return frozenset(line.split("\t")[1] for line in lines if "\t" in line)
-
-
-def _memory(args: dict[str, Any]) -> list[str]:
+def _memory(args: dict[str, Any], catalog: Catalog) -> list[str]:
     out = ["vram"]
     precision = args.get("precision")
     if precision in PRECISION_SLUG:
@@ -30,16 +19,16 @@ def _memory(args: dict[str, Any]) -> list[str]:
         out.append("quantization")
     if args.get("context_tokens"):
         out.append("kv-cache")
-    model = catalog.models().get(args.get("model") or "")
+    model = catalog.models.get(args.get("model") or "")
     if model is not None and model.active_b is not None:
         out.append("moe")
     return out
 
 
-def related_slugs(tool: str, args: dict[str, Any]) -> list[str]:
+def related_slugs(tool: str, args: dict[str, Any], catalog: Catalog) -> list[str]:
     out: list[str] = []
     if tool in ("vram_inference", "gpu_fit"):
-        out += _memory(args)
+        out += _memory(args, catalog)
     if tool == "gpu_fit":
         out += ["tensor-parallelism"]
     if tool == "vram_training":
@@ -53,5 +42,5 @@ def related_slugs(tool: str, args: dict[str, Any]) -> list[str]:
         out.append("gpu-hour")
         if args.get("egress"):
             out.append("egress")
-    known = known_slugs()
+    known = catalog.glossary_slugs
     return [s for s in dict.fromkeys(out) if not known or s in known]

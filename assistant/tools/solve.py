@@ -1,15 +1,15 @@
-"""Question text (+ previous turn's params) → NumericOutcome: tool, arguments, missing, results.
+"""Parsed question (+ previous turn's params) → NumericOutcome: tool, arguments, missing, results.
 
-Interface (stable; the answer engine is built against it):
+Interface (stable; the answer engine is built against it; Toolbox.solve also takes plain text):
 
-    outcome = solve("сколько памяти нужно 70B в BF16")
+    outcome = solve(reader.read("сколько памяти нужно 70B в BF16"), None, catalog)
     outcome.is_numeric        True when the question asks for a calculation
     outcome.tool              "vram_inference" | "vram_training" | "gpu_fit" | "gpu_cost" | None
     outcome.arguments         tool arguments (explicit + carried; tool defaults are not included)
     outcome.missing           e.g. ["precision"]; then `clarify_question` is one Russian question
     outcome.defaults          names of tool inputs that were defaulted (from the first result)
     outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
-    outcome.params            carry into the next turn: solve("а в FP8?", carried=outcome.params)
+    outcome.params            carry into the next turn: solve(read("а в FP8?"), outcome.params, …)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
@@ -25,22 +25,23 @@ server price carried into a follow-up that changes the GPU count is split per GP
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assistant.corpus import catalog
-from assistant.parsing.extract import Extraction, bare_context, extract
+from assistant.corpus.catalog import Catalog
+from assistant.parsing.extract import Extraction
+from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
 from assistant.tools.registry import get_tool
+from assistant.tools.render import answer_text
 from assistant.tools.slugs import related_slugs
 
 SIZE = ("model", "params_b")
 QUANTITY = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
-FOLLOW_UP = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
 QUESTIONS = {
@@ -67,7 +68,7 @@ class NumericOutcome(BaseModel):
     answer_ru: str = ""
 
 
-def _has(p: dict[str, Any], *keys: str) -> bool:
+def _has(p: Mapping[str, Any], *keys: str) -> bool:
     return any(k in p for k in keys)
 
 
@@ -92,7 +93,7 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
     return None
 
 
-def _upgrade(tool: str, p: dict[str, Any]) -> str:
+def _upgrade(tool: str, p: Mapping[str, Any]) -> str:
     """A follow-up naming GPUs turns a memory question into a fit question."""
     if tool == "vram_inference" and _has(p, "gpu", "gpus"):
         return "gpu_fit"
@@ -127,22 +128,22 @@ def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> b
     )
 
 
-def _short_follow_up(text: str, carried: dict[str, Any]) -> bool:
+def _short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
     if not carried.get("tool"):
         return False
-    return bool(FOLLOW_UP.search(text.lower())) or len(text.split()) <= SHORT_FOLLOW_UP_WORDS
+    return message.signals.continues or message.pieces <= SHORT_FOLLOW_UP_WORDS
 
 
-def asks_calculation(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
+def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
     """A quantity to compute with, an explicit request, an egress question, or a short follow-up
     that changes a carried parameter; otherwise a term question («как …», «что даёт …»)."""
     if _has(ex.params, *QUANTITY) or ex.request or ex.params.get("egress"):
         return True
-    return _short_follow_up(text, carried) and bool(ex.params)
+    return _short_follow_up(message, carried) and bool(ex.params)
 
 
-def _is_fresh(text: str, ex: Extraction, carried: dict[str, Any]) -> bool:
-    if not carried or FOLLOW_UP.search(text.lower()):
+def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
+    if not carried or message.signals.continues:
         return False
     return bool(ex.intents) and _has(ex.params, *SIZE)
 
@@ -152,7 +153,7 @@ def arguments_for(tool: str, merged: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in merged.items() if k in fields}
 
 
-def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]:
+def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Catalog) -> list[str]:
     out: list[str] = []
     sized = tool in ("vram_inference", "gpu_fit", "vram_training")
     if sized and not _has(args, *SIZE, "required_gb"):
@@ -160,7 +161,7 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]
     if tool == "gpu_fit" and "gpus" in args and "gpu" not in args:
         out.append("gpu")
     if tool == "gpu_cost" and not _has(args, "price_month", "price_hour"):
-        example = args.get("gpu") and catalog.prices().example_month(args["gpu"])
+        example = args.get("gpu") and catalog.prices.example_month(args["gpu"])
         if not example and (price_asked or not _has(args, "duration", "egress")):
             out.append("price")
     if (
@@ -172,30 +173,43 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool) -> list[str]
     return out
 
 
-def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
+def solve(
+    message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
+) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = extract(text)
-    prev = carried.get("tool")
-    if (
-        prev in MEMORY_TOOLS
-        and "context_tokens" not in ex.params
-        and _short_follow_up(text, carried)
-    ):
-        bare_context(text, ex)  # «а для 32k?»
-    if not asks_calculation(text, ex, carried):
+    ex = _with_bare_context(message, carried)
+    if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
-    fresh = _is_fresh(text, ex, carried)
+    fresh = _is_fresh(message, ex, carried)
     merged = merge(carried, ex, fresh)
-    tool = choose_tool(ex, None if fresh else prev, merged)
+    tool = choose_tool(ex, None if fresh else carried.get("tool"), merged)
     if tool is None:
         return NumericOutcome(is_numeric=False, params=carried)
     if tool == "vram_inference" and "gpus" in merged and "gpus" in ex.params:
         tool = "gpu_fit"
-    args = arguments_for(tool, merged)
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
-    missing = missing_for(tool, args, price_asked)
-    params = {**merged, "tool": tool, **({"price_asked": True} if price_asked else {})}
-    results = _results(tool, args, missing, ex)
+    return _outcome(tool, merged, ex, price_asked, catalog)
+
+
+def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
+    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
+    ex = message.quantities
+    if (
+        carried.get("tool") in MEMORY_TOOLS
+        and "context_tokens" not in ex.params
+        and _short_follow_up(message, carried)
+        and message.bare_context is not None
+    ):
+        return ex.merged(message.bare_context)
+    return ex
+
+
+def _outcome(
+    tool: str, merged: dict[str, Any], ex: Extraction, price_asked: bool, catalog: Catalog
+) -> NumericOutcome:
+    args = arguments_for(tool, merged)
+    missing = missing_for(tool, args, price_asked, catalog)
+    results = _results(tool, args, missing, ex, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
         tool=tool,
@@ -204,25 +218,23 @@ def solve(text: str, carried: dict[str, Any] | None = None) -> NumericOutcome:
         clarify_question=QUESTIONS[missing[0]] if missing else None,
         defaults=results[0].defaults if results else [],
         results=results,
-        params=params,
-        related_slugs=related_slugs(tool, args),
-        notes_ru=ex.notes,
+        params={**merged, "tool": tool, **({"price_asked": True} if price_asked else {})},
+        related_slugs=related_slugs(tool, args, catalog),
+        notes_ru=list(ex.notes),
     )
-    from assistant.tools.render import answer_text
-
-    outcome.answer_ru = answer_text(outcome)
+    outcome.answer_ru = answer_text(outcome, catalog)
     return outcome
 
 
 def _results(
-    tool: str, args: dict[str, Any], missing: list[str], ex: Extraction
+    tool: str, args: dict[str, Any], missing: list[str], ex: Extraction, catalog: Catalog
 ) -> list[ToolResult]:
     t = get_tool(tool)
     if missing == ["precision"]:
-        return [t.run({**args, "precision": p}) for p in SIDE_BY_SIDE]
+        return [t.run({**args, "precision": p}, catalog) for p in SIDE_BY_SIDE]
     if missing:
         return []
     more = ex.params.get("compare_precisions") or []
     if "precision" in t.input_model.model_fields and len(more) > 1:
-        return [t.run({**args, "precision": p}) for p in more]
-    return [t.run(args)]
+        return [t.run({**args, "precision": p}, catalog) for p in more]
+    return [t.run(args, catalog)]

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from assistant.corpus import catalog
+from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.tools.base import Computation, ToolInput
 from assistant.tools.fields import MAX_GPUS, MAX_PARAMS_B, GpuName, ModelName
@@ -85,9 +85,9 @@ class TrainBreakdown:
         return sum(self.per_gpu.values())
 
 
-def breakdown(inp: TrainingInput) -> TrainBreakdown:
+def breakdown(inp: TrainingInput, catalog: Catalog) -> TrainBreakdown:
     params_b = (
-        inp.params_b if inp.params_b is not None else catalog.models()[inp.model or ""].params_b
+        inp.params_b if inp.params_b is not None else catalog.models[inp.model or ""].params_b
     )
     p = params_b * 1e9
     trainable = p if inp.method == "full" else p * inp.lora_trainable_pct / 100
@@ -112,7 +112,7 @@ def _formula_text(inp: TrainingInput) -> str:
     )
 
 
-def describe(inp: TrainingInput, bd: TrainBreakdown) -> tuple[str, list[str]]:
+def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[str, list[str]]:
     g = inp.gib
     total = gb_text(to_gb(bd.total, g), g)
     s = (
@@ -134,7 +134,7 @@ def describe(inp: TrainingInput, bd: TrainBreakdown) -> tuple[str, list[str]]:
     if inp.method != "full":
         assumed.insert(1, f"обучается {num(inp.lora_trainable_pct)}{NBSP}% параметров (адаптеры)")
     if inp.gpu is not None:
-        card = catalog.gpus()[inp.gpu]
+        card = catalog.gpus[inp.gpu]
         need = to_gb(bd.per_gpu_total)
         where = f"одну {card.name}" if inp.gpus == 1 else f"каждую из {inp.gpus} × {card.name}"
         verdict = "поместится" if need <= card.memory_gb else "не поместится"
@@ -144,8 +144,8 @@ def describe(inp: TrainingInput, bd: TrainBreakdown) -> tuple[str, list[str]]:
     return s, assumed
 
 
-def compute(inp: TrainingInput) -> Computation:
-    bd = breakdown(inp)
+def compute(inp: TrainingInput, catalog: Catalog) -> Computation:
+    bd = breakdown(inp, catalog)
     g = inp.gib
     values: dict[str, float | int | str | bool | list[object] | None] = {
         "params_b": bd.params_b,
@@ -158,10 +158,10 @@ def compute(inp: TrainingInput) -> Computation:
         "unit": "GiB" if g else "GB",
     }
     if inp.gpu is not None:
-        card = catalog.gpus()[inp.gpu]
+        card = catalog.gpus[inp.gpu]
         values.update(gpu=card.id, gpu_memory_gb=card.memory_gb)
         values["fits"] = to_gb(bd.per_gpu_total) <= card.memory_gb
-    summary, assumed = describe(inp, bd)
+    summary, assumed = describe(inp, bd, catalog)
     formula = (
         "на GPU = Σ частей (веса, градиенты, мастер-копия, моменты Adam); "
         "шардированные части делятся на число GPU (ZeRO-1: оптимизатор, ZeRO-2: + градиенты, "

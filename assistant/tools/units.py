@@ -26,7 +26,6 @@ PRECISION_BYTES: dict[str, float] = {
     "nf4": 0.5,
 }
 PRECISION_LABEL: dict[str, str] = {p: p.upper() for p in PRECISION_BYTES}
-FOUR_BIT = frozenset({"int4", "fp4", "nf4"})
 # quantisation scales: one FP16 scale per block of values → 16 bits / block size per value
 DEFAULT_QUANT_BLOCK = 32
 

@@ -1,6 +1,7 @@
 /* FullGPU glossary assistant widget: <script src=".../widget.js" data-api="https://api…"></script>
  * adds a chat button to the page. No framework, no build step. Every model or user text is put
- * into the page with textContent / createTextNode — never as HTML (XSS-safe). */
+ * into the page with textContent / createTextNode — never as HTML (XSS-safe). Calculations are
+ * drawn by display.js (loaded next to this file) from each tool call's `display` block. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -10,18 +11,12 @@
   var API = (script.getAttribute("data-api") || scriptUrl.origin).replace(/\/+$/, "");
   var LINKS = (script.getAttribute("data-glossary") || API).replace(/\/+$/, "");
   var KEY = "fullgpu-assistant:" + API;
-  var TOOL_LABELS = {
-    vram_inference: "Видеопамять для инференса",
-    vram_training: "Видеопамять для обучения",
-    fit: "Поместится ли модель",
-    cost: "Стоимость аренды"
-  };
+  var limit = 2000;  // replaced by the server's own limit (GET /widget.json)
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
       if (k === "text") node.textContent = attrs[k];
-      else if (k === "onclick") node.addEventListener("click", attrs[k]);
       else node.setAttribute(k, attrs[k]);
     });
     (children || []).forEach(function (c) { if (c) node.appendChild(c); });
@@ -38,9 +33,20 @@
     return u.protocol === "http:" || u.protocol === "https:" ? u.href : "#";
   }
 
+  function number(n) { return n.toLocaleString("ru-RU"); }
+
+  function loadScript(name) {
+    return new Promise(function (resolve) {
+      if (window.fgDisplay) return resolve();
+      var s = el("script", { src: new URL(name, scriptUrl).href });
+      s.onload = s.onerror = function () { resolve(); };  // without it calculations are skipped
+      document.head.appendChild(s);
+    });
+  }
+
   // ---- layout -------------------------------------------------------------------------------
-  var css = el("link", { rel: "stylesheet", href: new URL("widget.css", scriptUrl).href });
-  document.head.appendChild(css);
+  document.head.appendChild(el("link", { rel: "stylesheet", href: new URL("widget.css", scriptUrl).href }));
+  var displayReady = loadScript("display.js");
   var root = el("div", { class: "fg-root" });
   var toggle = el("button", {
     class: "fg-toggle", type: "button", "aria-expanded": "false", "aria-controls": "fg-panel",
@@ -48,20 +54,24 @@
   });
   var log = el("div", { class: "fg-log", role: "log", "aria-live": "polite", "aria-label": "Разговор" });
   var input = el("textarea", {
-    class: "fg-input", rows: "2", maxlength: "2000", "aria-label": "Ваш вопрос",
-    placeholder: "Например: сколько видеопамяти нужно для 70B в FP8?"
+    class: "fg-input", rows: "2", "aria-label": "Ваш вопрос", "aria-describedby": "fg-count fg-hint",
+    placeholder: "Например: сколько памяти нужно для 70B в FP8?"
   });
   var send = el("button", { class: "fg-send", type: "submit", text: "Отправить" });
-  var form = el("form", { class: "fg-form" }, [input, send]);
+  var counter = el("span", { id: "fg-count", class: "fg-count" });
+  var hint = el("p", { id: "fg-hint", class: "fg-hint-line", role: "status" });
+  var form = el("form", { class: "fg-form", novalidate: "" }, [
+    el("div", { class: "fg-row" }, [input, send]), hint,
+    el("div", { class: "fg-foot" }, [
+      el("span", { class: "fg-note", text: "Отвечает по глоссарию FullGPU, со ссылками." }),
+      counter
+    ])
+  ]);
   var reset = el("button", { class: "fg-new", type: "button", text: "Новый разговор" });
   var close = el("button", { class: "fg-close", type: "button", "aria-label": "Закрыть", text: "×" });
   var panel = el("section", {
     id: "fg-panel", class: "fg-panel", role: "dialog", "aria-label": "Ассистент FullGPU", hidden: ""
-  }, [
-    el("header", { class: "fg-head" }, [el("h2", { text: "Ассистент FullGPU" }), reset, close]),
-    log, form,
-    el("p", { class: "fg-note", text: "Отвечает по глоссарию FullGPU, со ссылками на статьи." })
-  ]);
+  }, [el("header", { class: "fg-head" }, [el("h2", { text: "Ассистент FullGPU" }), reset, close]), log, form]);
   root.appendChild(panel);
   root.appendChild(toggle);
   document.body.appendChild(root);
@@ -70,7 +80,8 @@
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
     root.classList.toggle("fg-open", open);
-    if (open) input.focus(); else toggle.focus();
+    document.documentElement.classList.toggle("fg-widget-open", open);  // phone: page stays put
+    if (open) { fit(); input.focus({ preventScroll: true }); } else toggle.focus({ preventScroll: true });
   }
   toggle.addEventListener("click", function () { setOpen(panel.hidden); });
   close.addEventListener("click", function () { setOpen(false); });
@@ -78,6 +89,39 @@
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
   });
+
+  // ---- input feedback: counter against the server's limit, hints --------------------------
+  function showHint(text, isError) {
+    hint.textContent = text || "";
+    hint.classList.toggle("fg-bad", !!isError);
+  }
+
+  function updateCounter() {
+    var n = input.value.trim().length;
+    counter.textContent = number(n) + " / " + number(limit);
+    counter.classList.toggle("fg-bad", n > limit);
+    if (n > limit) showHint("Слишком длинно: на " + number(n - limit) + " символов больше, чем принимает сервер.", true);
+    else if (hint.classList.contains("fg-bad") || n) showHint("");
+    fit();
+  }
+
+  /* Grow with the text (up to the CSS max-height); while empty, as tall as the placeholder needs,
+   * so the example question is never cut off on a narrow screen. */
+  function fit() {
+    if (panel.hidden) return;  // a hidden textarea has no height to measure
+    var empty = !input.value;
+    if (empty) input.value = input.placeholder;
+    input.style.height = "auto";
+    input.style.height = input.scrollHeight + 2 + "px";
+    if (empty) input.value = "";
+  }
+  window.addEventListener("resize", fit);
+  input.addEventListener("input", updateCounter);
+
+  fetch(API + "/widget.json").then(function (r) { return r.ok ? r.json() : null; }).then(function (c) {
+    if (c && typeof c.max_message_chars === "number") limit = c.max_message_chars;
+    updateCounter();
+  }).catch(function () { updateCounter(); });
 
   // ---- messages -----------------------------------------------------------------------------
   function bubble(role, text) {
@@ -99,65 +143,80 @@
     return el("div", { class: "fg-sources" }, [el("span", { text: "Источники:" }), el("ol", {}, items)]);
   }
 
-  function cell(tag, text) { return el(tag, { text: String(text) }); }
-
-  function shown(value) {
-    if (Array.isArray(value)) return value.join(", ");
-    if (value === true) return "да";
-    if (value === false) return "нет";
-    return typeof value === "number" ? value.toLocaleString("ru-RU") : String(value);
+  function calculations(calls) {
+    if (!window.fgDisplay) return [];
+    return (calls || []).map(function (c) { return window.fgDisplay.render(c && c.display); });
   }
 
-  function toolTable(call) {
-    var rows = [];
-    var args = call.arguments || {};
-    var values = (call.result && call.result.values) || {};
-    Object.keys(args).forEach(function (k) {
-      if (args[k] !== null && args[k] !== false && args[k] !== 0) {
-        rows.push(el("tr", { class: "fg-in" }, [cell("th", k), cell("td", shown(args[k]))]));
-      }
-    });
-    Object.keys(values).forEach(function (k) {
-      if (values[k] !== null) rows.push(el("tr", {}, [cell("th", k), cell("td", shown(values[k]))]));
-    });
-    var caption = el("caption", { text: "Расчёт: " + (TOOL_LABELS[call.name] || call.name) });
-    return el("details", { class: "fg-tool" }, [
-      el("summary", { text: (call.result && call.result.summary_ru) || caption.textContent }),
-      el("table", {}, [caption, el("tbody", {}, rows)])
-    ]);
-  }
-
+  // ---- feedback: thanks, and an optional comment after «Не помогло» -------------------------
   function feedback(messageId, current) {
     var box = el("div", { class: "fg-feedback", role: "group", "aria-label": "Оценка ответа" });
+    var row = el("div", { class: "fg-thumbs" });
     [[1, "✓ Полезно", "Полезно"], [-1, "✗ Не помогло", "Не помогло"]].forEach(function (opt) {
       var b = el("button", {
         type: "button", class: "fg-thumb", "aria-label": opt[2], title: opt[2],
-        "aria-pressed": String(current === opt[0]), text: opt[1],
-        "data-score": String(opt[0])
+        "aria-pressed": String(current === opt[0]), text: opt[1], "data-score": String(opt[0])
       });
       b.addEventListener("click", function () { rate(box, messageId, opt[0]); });
-      box.appendChild(b);
+      row.appendChild(b);
     });
+    box.appendChild(row);
+    box.appendChild(el("p", { class: "fg-thanks", role: "status" }));
     return box;
   }
 
   function rate(box, messageId, score) {
     post("/v1/feedback", { message_id: messageId, score: score }).then(function (r) {
-      if (!r.ok) return;
-      Array.prototype.forEach.call(box.querySelectorAll("button"), function (b) {
+      var thanks = box.querySelector(".fg-thanks");
+      if (!r.ok) { thanks.textContent = "Не получилось сохранить оценку. Попробуйте ещё раз."; return; }
+      Array.prototype.forEach.call(box.querySelectorAll(".fg-thumb"), function (b) {
         b.setAttribute("aria-pressed", String(b.getAttribute("data-score") === String(score)));
       });
       box.setAttribute("data-sent", String(score));
+      thanks.textContent = score > 0 ? "Спасибо!" : "Спасибо! Что было не так? Можно не отвечать.";
+      var old = box.querySelector(".fg-comment");
+      if (old) old.remove();
+      if (score < 0) box.appendChild(commentForm(box, messageId));
+    }).catch(function () {
+      box.querySelector(".fg-thanks").textContent = "Сеть недоступна — оценка не сохранена.";
     });
+  }
+
+  function commentForm(box, messageId) {
+    var area = el("textarea", {
+      class: "fg-input", rows: "2", maxlength: "2000", "aria-label": "Комментарий к ответу",
+      placeholder: "Например: нужен был другой GPU"
+    });
+    var ok = el("button", { type: "submit", class: "fg-thumb", text: "Отправить комментарий" });
+    var f = el("form", { class: "fg-comment" }, [area, ok]);
+    f.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var comment = area.value.trim();
+      if (!comment) { area.focus(); return; }
+      ok.disabled = true;
+      post("/v1/feedback", { message_id: messageId, score: -1, comment: comment }).then(function (r) {
+        if (!r.ok) throw new Error(String(r.status));
+        f.remove();
+        box.setAttribute("data-comment", "sent");
+        box.querySelector(".fg-thanks").textContent = "Спасибо, комментарий передан редакторам глоссария.";
+      }).catch(function () {
+        ok.disabled = false;
+        box.querySelector(".fg-thanks").textContent = "Не получилось отправить комментарий. Попробуйте ещё раз.";
+      });
+    });
+    setTimeout(function () { area.focus({ preventScroll: true }); log.scrollTop = log.scrollHeight; }, 0);
+    return f;
   }
 
   function finish(view, answer, messageId, fb) {
     view.body.textContent = answer.answer;
-    (answer.tool_calls || []).forEach(function (c) { view.item.appendChild(toolTable(c)); });
-    var src = citations(answer.citations);
-    if (src) view.item.appendChild(src);
-    if (messageId) view.item.appendChild(feedback(messageId, fb));
-    log.scrollTop = log.scrollHeight;
+    return displayReady.then(function () {
+      calculations(answer.tool_calls).forEach(function (node) { if (node) view.item.appendChild(node); });
+      var src = citations(answer.citations);
+      if (src) view.item.appendChild(src);
+      if (messageId) view.item.appendChild(feedback(messageId, fb));
+      log.scrollTop = log.scrollHeight;
+    });
   }
 
   // ---- network ------------------------------------------------------------------------------
@@ -169,7 +228,22 @@
 
   function errorText(r, data) {
     if (data && data.error && data.error.message) return data.error.message;
-    return "Не получилось связаться с ассистентом (" + r.status + "). Попробуйте ещё раз.";
+    if (r.status === 429) return "Слишком много запросов. Подождите немного и повторите.";
+    return "Не получилось связаться с ассистентом (ошибка " + r.status + "). Попробуйте ещё раз.";
+  }
+
+  /* 429: the send button counts down the server's Retry-After before it can be pressed again. */
+  var waitUntil = 0;
+  function holdSend(seconds) {
+    waitUntil = Date.now() + seconds * 1000;
+    var tick = function () {
+      var left = Math.ceil((waitUntil - Date.now()) / 1000);
+      if (left <= 0) { send.textContent = "Отправить"; send.disabled = false; return; }
+      send.disabled = true;
+      send.textContent = "Через " + left + " с";
+      setTimeout(tick, 500);
+    };
+    tick();
   }
 
   function parseFrames(buffer, onEvent) {
@@ -186,17 +260,29 @@
     return rest;
   }
 
+  /* A rejected question (too long, rate-limited, offline) goes back into the input with the
+   * server's reason in the chat, so nothing typed is lost. */
+  function rejected(mine, view, text, message) {
+    mine.item.remove();
+    view.body.textContent = message;
+    view.item.classList.add("fg-error");
+    if (!input.value) { input.value = text; updateCounter(); }
+    showHint("Текст вопроса остался в поле ввода.");
+  }
+
   async function ask(text) {
-    bubble("user", text);
+    var mine = bubble("user", text);
     var view = bubble("assistant", "");
     view.item.setAttribute("aria-busy", "true");
     send.disabled = true;
+    var pending = null;
     try {
       var r = await post("/v1/chat/stream", { message: text, session_id: session() });
       if (!r.ok || !r.body) {
         var data = await r.json().catch(function () { return null; });
-        view.body.textContent = errorText(r, data);
-        view.item.classList.add("fg-error");
+        rejected(mine, view, text, errorText(r, data));
+        var wait = parseInt(r.headers.get("Retry-After") || "", 10);
+        if (r.status === 429 && wait > 0) holdSend(wait);
         return;
       }
       var reader = r.body.getReader(), decoder = new TextDecoder(), buffer = "";
@@ -206,16 +292,16 @@
         buffer = parseFrames(buffer + decoder.decode(chunk.value, { stream: true }), function (name, d) {
           if (name === "session") remember(d.session_id);
           else if (name === "delta") { view.body.appendChild(document.createTextNode(d.text)); log.scrollTop = log.scrollHeight; }
-          else if (name === "done") finish(view, d, d.message_id, null);
+          else if (name === "done") pending = finish(view, d, d.message_id, null);
           else if (name === "error") { view.body.textContent = d.error.message; view.item.classList.add("fg-error"); }
         });
       }
+      if (pending) await pending;
     } catch (e) {
-      view.body.textContent = "Сеть недоступна. Проверьте подключение и попробуйте ещё раз.";
-      view.item.classList.add("fg-error");
+      rejected(mine, view, text, "Сеть недоступна. Проверьте подключение и попробуйте ещё раз.");
     } finally {
       view.item.removeAttribute("aria-busy");
-      send.disabled = false;
+      if (Date.now() >= waitUntil) send.disabled = false;
     }
   }
 
@@ -228,10 +314,10 @@
     var r = await fetch(API + "/v1/sessions/" + encodeURIComponent(id)).catch(function () { return null; });
     if (!r || !r.ok) return greet();
     var data = await r.json();
-    data.messages.forEach(function (m) {
-      var view = bubble(m.role, m.content);
-      if (m.role === "assistant" && m.answer) finish(view, m.answer, m.id, m.feedback);
-    });
+    for (var i = 0; i < data.messages.length; i++) {
+      var m = data.messages[i], view = bubble(m.role, m.content);
+      if (m.role === "assistant" && m.answer) await finish(view, m.answer, m.id, m.feedback);
+    }
     if (!data.messages.length) greet();
   }
 
@@ -241,9 +327,15 @@
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();
+    if (send.disabled) return;
     var text = input.value.trim();
-    if (!text || send.disabled) return;
+    if (!text) {
+      showHint("Напишите вопрос — например: «что такое NVLink?»", true);
+      input.focus();
+      return;
+    }
     input.value = "";
+    updateCounter();
     ask(text);
   });
   reset.addEventListener("click", function () {

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.corpus.catalog import Catalog
 from assistant.engine import Engine
 from assistant.llm.client import ChatClient
 from assistant.pipeline import Pipeline
@@ -33,16 +34,16 @@ def test_the_corpus_covers_every_kind_of_lie() -> None:
     assert {d.question for d in DRAFTS} == set(CONTEXT)
 
 
-def _pipeline(settings: Settings, retriever: Any, base_url: str) -> Pipeline:
+def _pipeline(settings: Settings, catalog: Catalog, retriever: Any, base_url: str) -> Pipeline:
     s = settings.model_copy(
         update={"llm_base_url": base_url, "llm_model": "test", "llm_timeout_s": 5.0}
     )
     llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
-    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm), s)
+    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
 
 
 def test_no_bad_draft_is_delivered_and_few_good_ones_are_rejected(
-    settings: Settings, retriever: Any
+    settings: Settings, catalog: Catalog, retriever: Any
 ) -> None:
     current: dict[str, str] = {}
 
@@ -53,7 +54,7 @@ def test_no_bad_draft_is_delivered_and_few_good_ones_are_rejected(
 
     rows = []
     with openai_server(reply=model) as srv:
-        pipeline = _pipeline(settings, retriever, srv.base_url)
+        pipeline = _pipeline(settings, catalog, retriever, srv.base_url)
         for draft in DRAFTS:
             current["draft"] = draft.text
             answer = pipeline.answer(draft.question)

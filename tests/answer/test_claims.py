@@ -8,12 +8,13 @@ import pytest
 
 from assistant.answer.claims import Lexicon, Quantity, quantities
 from assistant.answer.support import ClaimSources, missing_headline, same_value, unsupported
-from assistant.tools.solve import solve
+from assistant.corpus.catalog import Catalog
+from tests.helpers import TOOLBOX
 
 
 @pytest.fixture(scope="module")
-def lexicon(glossary: Any) -> Lexicon:
-    return Lexicon.build(glossary)
+def lexicon(glossary: Any, catalog: Catalog) -> Lexicon:
+    return Lexicon.build(glossary, catalog)
 
 
 def _q(text: str, lexicon: Lexicon, **kw: Any) -> list[tuple[str, str | None, list[str]]]:
@@ -132,7 +133,7 @@ def test_the_users_own_numbers_may_be_restated(lexicon: Lexicon) -> None:
 
 
 def _tool(question: str, lexicon: Lexicon) -> ClaimSources:
-    outcome = solve(question)
+    outcome = TOOLBOX.solve(question)
     results = [r.model_dump() for r in outcome.results]
     return ClaimSources.build(lexicon, [], results, [question], [outcome.answer_ru])
 

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from prometheus_client import generate_latest
 from pydantic import ValidationError
 
 from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
 from assistant.api.metrics import Metrics, fallback_label
+from assistant.corpus.catalog import Catalog
 from assistant.engine import Engine
 from assistant.llm.client import ChatClient
 from assistant.pipeline import Pipeline
 from assistant.schema import FALLBACK_REASONS, Answer, AnswerMeta
+from assistant.search.retrieval import HybridRetriever
+from assistant.settings import Settings
 from tests.openai_server import Reply, openai_server
 
 
@@ -37,8 +38,9 @@ def test_free_text_never_becomes_a_label() -> None:
     assert fallback_label("echo") == "echo" and fallback_label("echo: 17") == "other"
 
 
-@pytest.mark.slow
-def test_many_different_bad_drafts_give_a_bounded_label_set(settings: Any, retriever: Any) -> None:
+def test_many_different_bad_drafts_give_a_bounded_label_set(
+    settings: Settings, catalog: Catalog, fast_retriever: HybridRetriever
+) -> None:
     drafts = iter(
         [f"NCCL ускоряет обучение в {n} раз [1]." for n in range(11, 41)]  # 30 invented numbers
         + ["Кошка пела у реки о луне и облаках, а ветер сочинял стихи [1]."] * 2
@@ -47,7 +49,8 @@ def test_many_different_bad_drafts_give_a_bounded_label_set(settings: Any, retri
     with openai_server(reply=lambda request: next(drafts)) as srv:
         s = settings.model_copy(update={"llm_base_url": srv.base_url, "llm_model": "t"})
         llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
-        pipeline = Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm), s)
+        engine = Engine(s, fast_retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog)
+        pipeline = Pipeline(engine, s)
         metrics = Metrics()
         details = set()
         for _ in range(17):

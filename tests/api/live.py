@@ -15,14 +15,14 @@ from assistant.settings import Settings
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from assistant.pipeline import Pipeline
+    from assistant.api.deps import ServedPipeline
 
 
 def app_settings(base: Settings, db_path: Path, **overrides: Any) -> Settings:
     return base.model_copy(update={"db_path": db_path, "database_url": "", **overrides})
 
 
-def make_app(pipeline: Pipeline, settings: Settings) -> FastAPI:
+def make_app(pipeline: ServedPipeline, settings: Settings) -> FastAPI:
     from assistant.api import create_app
     from assistant.storage import open_repository
 

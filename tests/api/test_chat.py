@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from assistant.api.deps import context_of
 from tests.api.live import make_app
 
 PUBLIC = {"answer", "citations", "tool_calls", "refused", "route", "generator"}
@@ -151,11 +152,14 @@ async def test_report_sees_refusals_from_the_api(client: httpx.AsyncClient, app:
     for _ in range(2):
         await client.post("/v1/chat", json={"message": "посоветуй ноутбук для учёбы"})
     await client.post("/v1/chat", json={"message": "что такое NVLink"})
-    groups = group_report(app.state.service.repo.report_items())
+    groups = group_report(context_of(app).repository.report_items())
     assert groups[0].count == 2 and groups[0].refused == 2
     assert all("nvlink" not in g.question.lower() for g in groups)
 
 
 def test_db_file_is_sqlite_wal(api_settings: Any, app: Any) -> None:
     assert Path(api_settings.db_path).exists()
-    assert app.state.service.repo.journal_mode() == "wal"
+    from assistant.storage.sqlite import SqliteRepository
+
+    repository = context_of(app).repository
+    assert isinstance(repository, SqliteRepository) and repository.journal_mode() == "wal"

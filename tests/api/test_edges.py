@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 import pytest
 
+from assistant.api.deps import context_of
+from tests.api.engines import Failing, InFlight
 from tests.api.live import app_settings, make_app
+
+if TYPE_CHECKING:
+    from assistant.pipeline import Pipeline
 
 
 def client_for(app: Any) -> httpx.AsyncClient:
@@ -82,52 +87,23 @@ async def test_cors_only_for_configured_origins(
 
 
 async def test_engine_crash_is_a_json_500_and_the_question_is_kept(
-    app: Any, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+    pipeline: Any, api_settings: Any
 ) -> None:
-    service = app.state.service
-    first = (await client.post("/v1/chat", json={"message": "что такое HBM"})).json()
-
-    def boom(*_: Any, **__: Any) -> Any:
-        raise RuntimeError("secret internal detail /etc/passwd")
-
-    monkeypatch.setattr(service, "pipeline", type("P", (), {"answer": boom})())
-    r = await client.post(
-        "/v1/chat", json={"message": "вопрос перед падением", "session_id": first["session_id"]}
-    )
+    boom = RuntimeError("secret internal detail /etc/passwd")
+    app = make_app(Failing(pipeline, "вопрос перед падением", boom), api_settings)
+    async with client_for(app) as client:
+        first = (await client.post("/v1/chat", json={"message": "что такое HBM"})).json()
+        r = await client.post(
+            "/v1/chat", json={"message": "вопрос перед падением", "session_id": first["session_id"]}
+        )
     assert_error(r, 500, "internal_error")
     assert "secret" not in r.text and "Traceback" not in r.text
-    stored = service.repo.messages(first["session_id"])
+    stored = context_of(app).repository.messages(first["session_id"])
     assert stored[-1].content == "вопрос перед падением" and stored[-1].role == "user"
 
 
 async def test_unknown_route_is_json_404(client: httpx.AsyncClient) -> None:
     assert_error(await client.get("/v1/nope"), 404, "not_found")
-
-
-class InFlight:
-    """The real pipeline, counting how many answers run at once (composition, not patching)."""
-
-    def __init__(self, pipeline: Any) -> None:
-        import threading
-
-        self.pipeline, self.now, self.peak = pipeline, 0, 0
-        self.lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.pipeline, name)
-
-    def answer(self, *args: Any, **kwargs: Any) -> Any:
-        import time
-
-        with self.lock:
-            self.now += 1
-            self.peak = max(self.peak, self.now)
-        try:
-            time.sleep(0.02)  # long enough for the other requests to be waiting
-            return self.pipeline.answer(*args, **kwargs)
-        finally:
-            with self.lock:
-                self.now -= 1
 
 
 @pytest.mark.parametrize("slots", [1, 3])
@@ -137,7 +113,9 @@ async def test_concurrent_answers_are_capped_and_all_served(
     import asyncio
 
     counted = InFlight(pipeline)
-    app = make_app(counted, api_settings.model_copy(update={"max_concurrent_answers": slots}))
+    app = make_app(
+        cast("Pipeline", counted), api_settings.model_copy(update={"max_concurrent_answers": slots})
+    )
     questions = ["что такое nvlink", "что такое hbm", "зачем infiniband", "что такое fp8"] * 3
     async with client_for(app) as c:
         replies = await asyncio.gather(
@@ -153,7 +131,7 @@ async def test_concurrent_answers_are_capped_and_all_served(
 def test_answer_slot_defaults(settings: Any) -> None:
     import os
 
-    from assistant.api.service import answer_slots
+    from assistant.conversation.admission import answer_slots
 
     cores = os.cpu_count() or 1
     assert answer_slots(settings.model_copy(update={"llm_base_url": ""})) == 2 * cores

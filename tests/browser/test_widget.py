@@ -9,23 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.conftest import ANSWER, ask, open_demo
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-ANSWER = ".fg-msg.fg-assistant"
-
-
-def ask(page: Any, question: str) -> Any:
-    before = page.locator(ANSWER).count()
-    page.get_by_label("Ваш вопрос").fill(question)
-    page.keyboard.press("Enter")
-    last = page.locator(ANSWER).nth(before)
-    last.locator(".fg-feedback").wait_for(timeout=20_000)  # appears after the `done` event
-    return last
-
-
-def open_demo(page: Any, server: str, width: int = 1280, height: int = 800) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(server + "/")
-    page.locator("#fg-panel").wait_for(state="visible")
 
 
 def test_chat_stream_citation_feedback_and_reload(page: Any, server: str, shots: Path) -> None:

@@ -104,7 +104,9 @@ class BotAPIServer:
         self._new_update: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
+        self._closing = False  # stopping: pending long polls return at once
         self._ready = threading.Event()
+        self.polls_started = 0  # getUpdates requests received (calls are recorded on completion)
 
     # lifecycle ---------------------------------------------------------------------------
 
@@ -146,6 +148,8 @@ class BotAPIServer:
         self.port = runner.addresses[0][1]
         self._ready.set()
         await self._stop.wait()
+        self._closing = True  # else cleanup waits for every long poll to time out
+        self._new_update.set()
         await runner.cleanup()
 
     # test-facing API -----------------------------------------------------------------------
@@ -307,6 +311,9 @@ class BotAPIServer:
         offset = int(params.get("offset") or 0)
         deadline = time.monotonic() + min(float(params.get("timeout") or 0), 5.0)
         assert self._new_update is not None
+        with self._lock:
+            self.polls_started += 1
+            self._lock.notify_all()
         while True:
             with self._lock:
                 if offset:
@@ -314,7 +321,7 @@ class BotAPIServer:
                 ready = self._allowed(params, self._updates)[: int(params.get("limit") or 100)]
                 self._new_update.clear()
             remaining = deadline - time.monotonic()
-            if ready or remaining <= 0:
+            if ready or remaining <= 0 or self._closing:
                 return ready
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._new_update.wait(), remaining)

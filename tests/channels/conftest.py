@@ -12,7 +12,8 @@ from pydantic import SecretStr
 
 from assistant.channels.telegram import TelegramApp, create_telegram, run_polling
 from assistant.channels.telegram.retry import RetryMiddleware
-from assistant.channels.telegram.service import AnswerEngine
+from assistant.conversation import ChatService
+from assistant.conversation.service import AnswerEngine
 from assistant.settings import Settings
 from tests.channels.botapi_server import BotAPIServer
 
@@ -55,12 +56,14 @@ class RunningBot:
         from assistant.storage import open_repository
 
         self.repository = open_repository(self.settings)
-        self.app = create_telegram(self.settings, self.engine, self.repository, retry=fast_retry())
-        polls = len(self.server.calls_of("getUpdates"))
+        self.service = ChatService(self.engine, self.settings, self.repository)
+        self.app = create_telegram(self.settings, self.service, retry=fast_retry())
+        polls = self.server.polls_started
         self._task = asyncio.create_task(
             run_polling(self.app, polling_timeout=1, handle_signals=False)
         )
-        await self.server.until(lambda s: len(s.calls_of("getUpdates")) > polls)
+        # polling has begun once a long poll reaches the server (not when one times out)
+        await self.server.until(lambda s: s.polls_started > polls)
         return self
 
     async def stop(self) -> None:
@@ -75,11 +78,12 @@ class RunningBot:
 async def start_bot(
     tg_settings: Settings, pipeline: Any, botapi: BotAPIServer
 ) -> AsyncIterator[Any]:
-    """start_bot(engine=None) → a RunningBot (stopped at teardown)."""
+    """start_bot(engine=None, **settings) → a RunningBot (stopped at teardown)."""
     running: list[RunningBot] = []
 
-    async def start(engine: AnswerEngine | None = None) -> RunningBot:
-        bot = await RunningBot(tg_settings, engine or pipeline, botapi).start()
+    async def start(engine: AnswerEngine | None = None, **overrides: Any) -> RunningBot:
+        settings = tg_settings.model_copy(update=overrides)
+        bot = await RunningBot(settings, engine or pipeline, botapi).start()
         running.append(bot)
         return bot
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from assistant.channels.telegram import texts
+from assistant.errors import LLMUnavailableError
 from assistant.schema import Answer, Citation, Turn
+from tests.api.engines import Failing, Gate, InFlight
 from tests.channels.botapi_server import BotAPIServer, Stored
 from tests.channels.conftest import BASE_URL
 
@@ -50,11 +55,24 @@ async def test_numeric_question_and_follow_up(start_bot: Any, botapi: BotAPIServ
     [first] = await botapi.until(answers(botapi, CHAT))
     assert "<pre>" in first.html and "FP8" in first.text
     table = first.html.split("<pre>")[1].split("</pre>")[0]
-    assert "веса" in table and "70,6 ГБ" in table
+    assert "Веса" in table and "70,6\u00a0ГБ" in table
     botapi.push_message(CHAT, "а в FP4?")
     second = (await botapi.until(answers(botapi, CHAT, 2)))[1]
     assert "FP4" in second.text and "35,3" in second.text  # 70.6B × 0.5 byte: needs history
     assert "<pre>" in second.html
+
+
+async def test_fit_answer_is_one_readable_message(start_bot: Any, botapi: BotAPIServer) -> None:
+    await start_bot()
+    botapi.push_message(CHAT, "поместится ли Llama 3 70B в FP8 на H100?")
+    [reply] = await botapi.until(answers(botapi, CHAT))
+    assert botapi.calls_of("sendMessage")[0].ok  # Telegram parsed the HTML
+    assert len(botapi.sent(CHAT)) == 1 and len(reply.text) <= 4096
+    assert "<b>Подбор GPU</b>" in reply.html and "Варианты GPU" in reply.text
+    options = reply.html.split("<pre>")[2].split("</pre>")[0]
+    assert "H100 SXM" in options and "впритык" in options and "h100-sxm" not in reply.text
+    for leak in ("_gb", "{'", "[object", "gpu_fit", "маршрут"):
+        assert leak not in reply.text
 
 
 async def test_restart_keeps_the_conversation(start_bot: Any, botapi: BotAPIServer) -> None:
@@ -255,3 +273,93 @@ async def test_too_long_question_gets_the_engine_message(
     botapi.push_message(CHAT, "что такое NVLink? " * 200)
     [reply] = await botapi.until(answers(botapi, CHAT))
     assert "слишком длинное" in reply.text
+
+
+# --- the shared conversation service: same texts, same cap, same order as HTTP -------------------
+
+
+async def test_too_long_question_gets_the_same_text_as_http(
+    start_bot: Any, botapi: BotAPIServer
+) -> None:
+    await start_bot()
+    question = "что такое NVLink? " * 200
+    botapi.push_message(CHAT, question)
+    [reply] = await botapi.until(answers(botapi, CHAT))
+    n = len(question.strip())
+    assert reply.text == (
+        f"Сообщение слишком длинное ({n} символов, максимум 2000). Сократите вопрос, пожалуйста."
+    )
+
+
+async def test_engine_failure_keeps_the_question(start_bot: Any, botapi: BotAPIServer) -> None:
+    bot = await start_bot(BrokenEngine())
+    botapi.push_message(CHAT, "что такое NVLink?")
+    [reply] = await botapi.until(answers(botapi, CHAT))
+    assert reply.text == texts.APOLOGY and "/secret/path" not in reply.text
+    conversation = bot.repository.get_or_create_conversation("telegram", str(CHAT))
+    stored = bot.repository.messages(conversation)
+    assert [(m.role, m.content) for m in stored] == [("user", "что такое NVLink?")]
+
+
+async def test_a_typed_failure_reads_as_on_http(
+    start_bot: Any, botapi: BotAPIServer, pipeline: Any
+) -> None:
+    down = LLMUnavailableError("connection refused by 10.0.0.7:8000")
+    await start_bot(Failing(pipeline, "почему сервер молчит", down))
+    botapi.push_message(CHAT, "почему сервер молчит")
+    [reply] = await botapi.until(answers(botapi, CHAT))
+    assert reply.text == down.user_message  # the text HTTP puts in its 503 body
+    assert "10.0.0.7" not in reply.text
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+async def test_answers_respect_the_admission_cap(
+    start_bot: Any, botapi: BotAPIServer, pipeline: Any, slots: int
+) -> None:
+    counted = InFlight(pipeline, hold_s=0.3)
+    chats = [CHAT + i for i in range(4)]
+    for chat in chats:  # queued before the bot polls: one getUpdates batch, handled at once
+        botapi.push_message(chat, "что такое NVLink?")
+    await start_bot(counted, max_concurrent_answers=slots)
+    for chat in chats:
+        [reply] = await botapi.until(answers(botapi, chat))
+        assert "NVLink" in reply.text
+    assert counted.calls == len(chats)
+    assert counted.peak == slots  # never more than the cap, and the cap is actually used
+
+
+async def test_a_follow_up_waits_for_the_answer_before_it(
+    start_bot: Any, botapi: BotAPIServer, pipeline: Any
+) -> None:
+    gate = Gate(pipeline, "сколько видеопамяти нужно для Llama 3 70B в FP8?")
+    await start_bot(gate)
+    botapi.push_message(CHAT, gate.held)
+    await asyncio.to_thread(gate.entered.wait, 30)
+    botapi.push_message(CHAT, "а в FP4?")
+    botapi.push_message(CHAT + 1, "что такое HBM?")  # another chat is not held up
+    [other] = await botapi.until(answers(botapi, CHAT + 1))
+    assert "HBM" in other.text
+    await asyncio.sleep(0.3)
+    assert botapi.sent(CHAT) == []  # the follow-up did not overtake the held answer
+    gate.release()
+    first, second = await botapi.until(answers(botapi, CHAT, 2))
+    assert "70,6\u00a0ГБ" in first.html and "35,3" in second.text  # FP4 of the same 70.6B model
+    assert gate.order.index(gate.held) < gate.order.index("а в FP4?")
+
+
+async def test_reset_waits_for_the_answer_in_flight(
+    start_bot: Any, botapi: BotAPIServer, pipeline: Any
+) -> None:
+    gate = Gate(pipeline, "сколько видеопамяти нужно для Llama 3 70B в FP8?")
+    bot = await start_bot(gate)
+    botapi.push_message(CHAT, gate.held)
+    await asyncio.to_thread(gate.entered.wait, 30)
+    before = bot.repository.get_or_create_conversation("telegram", str(CHAT))
+    botapi.push_message(CHAT, "/reset")
+    await asyncio.sleep(0.3)
+    assert botapi.sent(CHAT) == []
+    gate.release()
+    answer, reset = await botapi.until(answers(botapi, CHAT, 2))
+    assert "70,6\u00a0ГБ" in answer.html and reset.text == texts.RESET
+    stored = bot.repository.messages(before)  # the answer landed in the old conversation
+    assert [m.role for m in stored] == ["user", "assistant"]

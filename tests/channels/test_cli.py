@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from assistant.settings import ROOT
 from tests.channels.botapi_server import BotAPIServer
 from tests.channels.conftest import TOKEN
@@ -31,6 +33,9 @@ def test_no_token_exits_2_with_a_russian_message() -> None:
     assert "Traceback" not in result.stderr
 
 
+# Each `assistant telegram` process imports aiogram (~4 s of its types on this machine): these
+# end-to-end process tests belong to the slow tier.
+@pytest.mark.slow
 def test_webhook_registration(botapi: BotAPIServer) -> None:
     env = {"ASSISTANT_TELEGRAM_TOKEN": TOKEN, "ASSISTANT_TELEGRAM_API_BASE": botapi.base_url}
     url = "https://bot.fullgpu.example/telegram/webhook"
@@ -46,6 +51,7 @@ def test_webhook_registration(botapi: BotAPIServer) -> None:
     assert botapi.webhook == {}
 
 
+@pytest.mark.slow
 def test_rejected_token_exits_2(botapi: BotAPIServer) -> None:
     wrong = "5:" + "y" * 35
     env = {"ASSISTANT_TELEGRAM_TOKEN": wrong, "ASSISTANT_TELEGRAM_API_BASE": botapi.base_url}

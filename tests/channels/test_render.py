@@ -13,12 +13,14 @@ from assistant.channels.telegram.render import (
     escape,
     render_answer,
     render_citations,
+    render_display,
     render_table,
     split_message,
     text_length,
     visible_text,
 )
 from assistant.schema import Answer, Citation, ToolCall
+from assistant.tools.display import Display, DisplayItem, DisplayRow, DisplayTable
 from tests.channels.tg_html import ApiError, parse_html
 
 
@@ -153,3 +155,55 @@ def test_split_properties(html_text: str, limit: int) -> None:
             pytest.fail(f"{e.description}: {part!r}")
         assert plain.strip()
     assert _normal("".join(visible_text(p) for p in parts)) == _normal(visible_text(html_text))
+
+
+# --- calculations (the display block) -------------------------------------------------------
+
+LEAKS = ("_gb", "_pct", "{'", "[object", "h100-sxm", "gpu_fit", "gpu_cost", "None", "True")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "поместится ли Llama 3 70B в FP8 на H100?",
+        "сколько стоит аренда 8 H100 на неделю?",
+        "сколько памяти для полного дообучения 8B на 4 GPU с zero3",
+        "сколько видеопамяти нужно для 70B?",  # three precisions side by side
+    ],
+)
+def test_real_calculation_renders_within_one_message(pipeline: object, question: str) -> None:
+    a = pipeline.answer(question)  # type: ignore[attr-defined]
+    assert a.tool_calls and all(c.display is not None for c in a.tool_calls)
+    out = render_answer(a, "https://fullgpu.example")
+    assert text_length(out) <= 4096 and split_message(out) == [out]
+    plain = parse_html(out)  # valid Telegram HTML: balanced, only allowed tags and entities
+    for leak in LEAKS:
+        assert leak not in plain, (leak, plain)
+    for call in a.tool_calls:
+        assert call.display is not None and f"<b>{call.display.title}</b>" in out
+    assert out.count("Допущения:") == 1  # stated once: by the text, or by the first block
+
+
+def test_display_block_escapes_and_aligns() -> None:
+    display = Display(
+        title="Подбор <GPU>",
+        headline="—",
+        inputs=[DisplayItem(label="Модель", value="A & B")],
+        rows=[
+            DisplayRow(label="Веса", value="70,6 ГБ", note="70,6 млрд × 1 байт"),
+            DisplayRow(label="Итого", value="77–92 ГБ", strong=True),
+        ],
+        table=DisplayTable(
+            caption="Варианты GPU", columns=["GPU", "Память"], rows=[["H200", "141 ГБ"]]
+        ),
+        assumptions=["Контекст <4k> — по умолчанию"],
+    )
+    out = render_display(display)
+    parse_html(out)
+    assert out.startswith("<b>Подбор &lt;GPU&gt;</b>\n<i>Модель: A &amp; B</i>")
+    breakdown = html.unescape(out.split("<pre>")[1].split("</pre>")[0]).splitlines()
+    assert breakdown == ["Веса    70,6 ГБ", "Итого  77–92 ГБ"]
+    assert "<i>Веса — 70,6 млрд × 1 байт</i>" in out
+    assert "<b>Варианты GPU</b>\n<pre>GPU   Память\nH200  141 ГБ</pre>" in out
+    assert "Допущения: Контекст &lt;4k&gt; — по умолчанию." in out
+    assert "Допущения" not in render_display(display, assumptions=[])

@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from assistant.channels.telegram import TelegramApp, create_telegram, telegram_webhook_router
 from assistant.channels.telegram.webhook import SECRET_HEADER, secret_matches, webhook_secret
+from assistant.conversation import ChatService
 from assistant.settings import Settings
 from tests.channels.botapi_server import BotAPIServer
 from tests.channels.conftest import TOKEN
@@ -25,7 +26,7 @@ async def telegram(tg_settings: Settings, pipeline: Any) -> AsyncIterator[Telegr
 
     settings = tg_settings.model_copy(update={"telegram_webhook_secret": SecretStr(SECRET)})
     repository = open_repository(settings)
-    app = create_telegram(settings, pipeline, repository)
+    app = create_telegram(settings, ChatService(pipeline, settings, repository))
     app.dispatcher["webhook_settings"] = settings
     yield app
     await app.bot.session.close()

@@ -13,7 +13,7 @@ CORPUS = Path(__file__).parents[2] / "corpus"
 
 
 def test_glossary_figures() -> None:
-    g = catalog.gpus()
+    g = catalog.gpus(CORPUS)
     assert (g["h200"].memory_gb, g["h200"].bandwidth_tbs) == (141, 4.8)  # glossary:hbm3e
     assert (g["h100-sxm"].bf16_tflops, g["h100-sxm"].tdp_w) == (989, 700)  # tflops, sxm
     assert g["mi355x"].tdp_w == 1400 and g["mi355x"].memory_gb == 288  # tdp, hbm3e
@@ -23,9 +23,9 @@ def test_glossary_figures() -> None:
     assert g["l40s"].bandwidth_tbs == 0.864  # glossary:memory-bandwidth
     assert not g["h100-sxm"].fp4_support and g["b200"].fp4_support and g["mi355x"].fp4_support
     assert not g["rtx-5090"].nvlink and not g["rtx-pro-6000"].nvlink  # glossary:nvlink
-    m = catalog.models()["deepseek-v3"]
+    m = catalog.models(CORPUS)["deepseek-v3"]
     assert (m.params_b, m.active_b) == (671, 37)  # glossary:moe
-    p = catalog.prices()
+    p = catalog.prices(CORPUS)
     assert p.hours_per_month == 730 and p.egress.single_gpu_tb_month == 20
     assert p.egress.server_8gpu_tb_month == 50 and p.egress.fee_per_gb == 0
     assert p.example_month("h100-sxm") is not None
@@ -33,7 +33,7 @@ def test_glossary_figures() -> None:
 
 
 def test_required_gpus_present_with_sources() -> None:
-    g = catalog.gpus()
+    g = catalog.gpus(CORPUS)
     for gid in [
         "h100-sxm",
         "h200",
@@ -54,9 +54,9 @@ def test_required_gpus_present_with_sources() -> None:
 
 
 def test_models_are_gqa_shaped() -> None:
-    for m in catalog.models().values():
+    for m in catalog.models(CORPUS).values():
         assert m.heads % m.kv_heads == 0, m.id
-    llama = catalog.models()["llama-3-70b"]
+    llama = catalog.models(CORPUS)["llama-3-70b"]
     assert (llama.layers, llama.kv_heads, llama.head_dim) == (80, 8, 128)
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 from assistant.embedding.batching import BatchingEmbedder
+from assistant.embedding.model import Embedder
+from assistant.settings import Settings
 
 pytestmark = pytest.mark.slow
 QUESTIONS = [f"вопрос номер {i} про видеопамять и NVLink" for i in range(24)]
@@ -16,19 +19,20 @@ QUESTIONS = [f"вопрос номер {i} про видеопамять и NVLi
 class Counting:
     """Counts forward passes of the real embedder."""
 
-    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
-        self.inner, self.model_id, self.dim, self.calls = inner, inner.model_id, inner.dim, []
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.model_id, self.dim = inner, inner.model_id, inner.dim
+        self.calls: list[int] = []
 
-    def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         self.calls.append(len(texts))
         return self.inner.embed_queries(texts)
 
-    def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self.inner.embed_passages(texts)
 
 
 @pytest.fixture(scope="module")
-def embedder(settings):  # type: ignore[no-untyped-def]
+def embedder(settings: Settings) -> Embedder:
     """The torch backend, the one micro-batching is for. (int8 ONNX vectors depend slightly on
     the rest of the batch — the activation scale is per batch — so batching is off there.)"""
     from assistant.embedding.model import load_embedder
@@ -36,7 +40,7 @@ def embedder(settings):  # type: ignore[no-untyped-def]
     return load_embedder(settings.model_copy(update={"embedding_backend": "torch"}))
 
 
-def test_concurrent_queries_are_batched_and_exact(embedder) -> None:  # type: ignore[no-untyped-def]
+def test_concurrent_queries_are_batched_and_exact(embedder: Embedder) -> None:
     counting = Counting(embedder)
     batcher = BatchingEmbedder(counting, max_batch=32, max_wait_ms=20)
     results: dict[int, np.ndarray] = {}
@@ -58,9 +62,9 @@ def test_concurrent_queries_are_batched_and_exact(embedder) -> None:  # type: ig
         assert float(alone @ results[i]) > 0.9999
 
 
-def test_errors_reach_every_caller(embedder) -> None:  # type: ignore[no-untyped-def]
+def test_errors_reach_every_caller(embedder: Embedder) -> None:
     class Broken(Counting):
-        def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+        def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
             raise RuntimeError("model crashed")
 
     batcher = BatchingEmbedder(Broken(embedder))

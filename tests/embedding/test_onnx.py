@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,9 @@ from assistant.embedding.model import SentenceTransformerEmbedder, load_embedder
 from assistant.embedding.onnx import OnnxEmbedder, export_dir, ffn_down_projections
 from assistant.errors import EmbeddingError
 from assistant.settings import Settings
+
+if TYPE_CHECKING:
+    from sentence_transformers.models import Pooling
 
 TEXTS = [
     "Что такое NVLink и зачем он нужен?",
@@ -40,7 +44,7 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory, settings: Settings) -> P
     return cache
 
 
-def _settings(cache_dir: Path, **kw: object) -> Settings:
+def _settings(cache_dir: Path, **kw: Any) -> Settings:
     return Settings(embedding_cache_dir=cache_dir, _env_file=None, **kw)  # type: ignore[call-arg]
 
 
@@ -156,7 +160,7 @@ def test_interrupted_export_is_redone(cache_dir: Path, fp32: OnnxEmbedder) -> No
 
 
 def test_unsupported_pooling_is_refused(torch_emb: SentenceTransformerEmbedder) -> None:
-    pooling = torch_emb.model[1]
+    pooling: Pooling = torch_emb.model[1]
     mode = pooling.pooling_mode
     pooling.pooling_mode = "cls"
     try:

@@ -283,7 +283,7 @@ def test_api_key_sent_as_bearer_and_never_leaked(caplog: pytest.LogCaptureFixtur
         assert SECRET not in str(error) and SECRET not in repr(error)
         assert SECRET not in str(error.__cause__)
     assert SECRET not in caplog.text
-    assert SECRET not in repr(Settings(llm_api_key=SECRET))
+    assert SECRET not in repr(Settings(llm_api_key=SECRET))  # type: ignore[arg-type]
 
 
 def test_wrong_api_key_is_generation_error() -> None:

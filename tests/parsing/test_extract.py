@@ -6,8 +6,14 @@ from typing import Any
 
 import pytest
 
-from assistant.parsing.extract import extract
+from assistant.parsing.extract import Extraction
+from assistant.parsing.extract import extract as extract_with
 from assistant.parsing.numbers import normalise
+from tests.helpers import CATALOG
+
+
+def extract(text: str) -> Extraction:
+    return extract_with(text, CATALOG)
 
 
 @pytest.mark.parametrize(

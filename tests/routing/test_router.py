@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.routing.router import signals, wants_calculation
+from assistant.parsing.signals import Signals
+from assistant.routing.router import wants_calculation
+from tests.helpers import read
+
+
+def signals(text: str) -> Signals:
+    return read(text).signals
 
 
 @pytest.mark.parametrize(
@@ -70,8 +76,8 @@ def test_follow_up_and_counterpart_cues() -> None:
 def test_calculation_gate(
     text: str, missing: list[str], args: dict[str, object], carried: bool, expected: bool
 ) -> None:
-    assert wants_calculation(text, True, missing, args, carried) is expected
+    assert wants_calculation(read(text), True, missing, args, carried) is expected
 
 
 def test_non_numeric_never_calculates() -> None:
-    assert not wants_calculation("сколько памяти нужно", False, [], {"params_b": 7}, False)
+    assert not wants_calculation(read("сколько памяти нужно"), False, [], {"params_b": 7}, False)

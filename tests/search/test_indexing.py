@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from assistant.corpus.glossary import load_glossary
+from assistant.embedding.model import Embedder
 from assistant.errors import StaleIndexError
 from assistant.search.indexing import (
     build_index,
@@ -39,13 +41,13 @@ def small_corpus(tmp_path: Path) -> Path:
 class RenamedEmbedder:
     """The same model under another id, as if the deployment switched models."""
 
-    def __init__(self, inner, model_id: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, inner: Embedder, model_id: str) -> None:
         self.inner, self.model_id, self.dim = inner, model_id, inner.dim
 
-    def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self.inner.embed_queries(texts)
 
-    def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self.inner.embed_passages(texts)
 
 
@@ -59,7 +61,9 @@ def test_chunks_cover_every_sentence_and_name() -> None:
     assert sum(c.slug == "nvlink" and c.kind == "sentence" for c in chunks) >= 4
 
 
-def test_round_trip_gives_identical_results(small_corpus: Path, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_round_trip_gives_identical_results(
+    small_corpus: Path, tmp_path: Path, embedder: Embedder
+) -> None:
     g = load_glossary(small_corpus)
     built = build_index(g, embedder)
     save_index(built, tmp_path / "idx")
@@ -77,7 +81,9 @@ def test_round_trip_gives_identical_results(small_corpus: Path, tmp_path: Path, 
     assert "faiss-cpu" in manifest["versions"] and "torch" in manifest["versions"]
 
 
-def test_changed_corpus_is_rebuilt_or_refused(small_corpus: Path, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_changed_corpus_is_rebuilt_or_refused(
+    small_corpus: Path, tmp_path: Path, embedder: Embedder
+) -> None:
     directory = tmp_path / "idx"
     open_index(load_glossary(small_corpus), embedder, directory)
     path = small_corpus / "terms/fp8.yaml"
@@ -96,7 +102,9 @@ def test_changed_corpus_is_rebuilt_or_refused(small_corpus: Path, tmp_path: Path
     assert read_manifest(directory).corpus_digest == changed.digest  # type: ignore[union-attr]
 
 
-def test_other_model_triggers_rebuild(small_corpus: Path, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_other_model_triggers_rebuild(
+    small_corpus: Path, tmp_path: Path, embedder: Embedder
+) -> None:
     g = load_glossary(small_corpus)
     open_index(g, embedder, tmp_path / "idx")
     other = RenamedEmbedder(embedder, "another-model")
@@ -104,7 +112,7 @@ def test_other_model_triggers_rebuild(small_corpus: Path, tmp_path: Path, embedd
         open_index(g, other, tmp_path / "idx", auto_rebuild=False)
 
 
-def test_corrupt_index_is_rebuilt(small_corpus: Path, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_corrupt_index_is_rebuilt(small_corpus: Path, tmp_path: Path, embedder: Embedder) -> None:
     g = load_glossary(small_corpus)
     open_index(g, embedder, tmp_path / "idx")
     (tmp_path / "idx/vectors.faiss").write_bytes(b"garbage")
@@ -112,7 +120,7 @@ def test_corrupt_index_is_rebuilt(small_corpus: Path, tmp_path: Path, embedder) 
     assert rebuilt and index.vectors.ntotal == len(index.chunks)
 
 
-def test_large_index_switches_to_hnsw(small_corpus: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_large_index_switches_to_hnsw(small_corpus: Path, embedder: Embedder) -> None:
     g = load_glossary(small_corpus)
     index = build_index(g, embedder, ann_threshold=5)
     assert index.manifest.index_type == "hnsw"
@@ -121,7 +129,9 @@ def test_large_index_switches_to_hnsw(small_corpus: Path, embedder) -> None:  # 
     assert index.chunks[ids[0][0]].slug == "nvlink"
 
 
-def test_missing_index_dir_is_created(small_corpus: Path, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_missing_index_dir_is_created(
+    small_corpus: Path, tmp_path: Path, embedder: Embedder
+) -> None:
     target = tmp_path / "deep/nested/idx"
     _, rebuilt = open_index(load_glossary(small_corpus), embedder, target)
     assert rebuilt and (target / "manifest.json").exists()

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from assistant.corpus.catalog import load_catalog
 from assistant.errors import ToolInputError
+from assistant.settings import ROOT
 from assistant.tools.registry import all_tools, get_tool, openai_tools
+from assistant.tools.toolbox import Toolbox
+from tests.helpers import TOOLBOX
 
 
-def run(tool: str, **args: object) -> dict[str, object]:
-    return get_tool(tool).run(dict(args)).values
+def run(tool: str, **args: object) -> dict[str, Any]:
+    return dict(TOOLBOX.run(tool, dict(args)).values)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +52,7 @@ def test_llama70b_kv_cache_32k_fp16() -> None:
         kv_precision="fp16",
     )
     assert v["kv_cache_gb"] == pytest.approx(10.74, abs=0.005)
-    r = get_tool("vram_inference").run({"model": "Llama 3 70B", "context_tokens": 32768})
+    r = TOOLBOX.run("vram_inference", {"model": "Llama 3 70B", "context_tokens": 32768})
     assert r.values["kv_cache_gb"] == pytest.approx(10.74, abs=0.005)
     assert "10,74" in r.summary_ru and "80 слоёв × 8 KV-голов × 128" in r.summary_ru
 
@@ -105,13 +112,13 @@ def test_cost(args: dict[str, object], key: str, expected: float) -> None:
 
 
 def test_cost_states_730_convention_and_russian_money() -> None:
-    r = get_tool("gpu_cost").run({"price_month": 2190})
+    r = TOOLBOX.run("gpu_cost", {"price_month": 2190})
     assert "730" in r.summary_ru
     assert "2\u00a0190\u00a0$" in r.summary_ru and "3,00\u00a0$" in r.summary_ru
 
 
 def test_example_price_is_marked_as_example() -> None:
-    r = get_tool("gpu_cost").run({"gpu": "H100", "duration": 1})
+    r = TOOLBOX.run("gpu_cost", {"gpu": "H100", "duration": 1})
     assert r.values["job_cost"] == pytest.approx(3.0)
     assert any("пример" in a for a in r.assumptions_ru)
 
@@ -168,7 +175,7 @@ def test_fit_lists_catalogue_gpus() -> None:
 )
 def test_errors_are_typed_and_russian(tool: str, args: dict[str, object], fragment: str) -> None:
     with pytest.raises(ToolInputError) as e:
-        get_tool(tool).run(args)
+        TOOLBOX.run(tool, args)
     assert fragment in e.value.user_message
 
 
@@ -189,9 +196,21 @@ def test_registry_contract() -> None:
 
 
 def test_result_records_inputs_defaults_formula() -> None:
-    r = get_tool("vram_inference").run({"params_b": 70})
+    r = TOOLBOX.run("vram_inference", {"params_b": 70})
     assert r.inputs["precision"] == "bf16" and "precision" in r.defaults
     assert "params_b" not in r.defaults
     assert "параметры" in r.formula
     assert "140\u00a0ГБ" in r.summary_ru
     json.dumps(r.model_dump())
+
+
+def test_calculators_read_the_corpus_they_are_given(tmp_path: Path) -> None:
+    for name in ("gpus.yaml", "models.yaml", "prices.yaml"):
+        shutil.copy(ROOT / "corpus" / name, tmp_path / name)
+    gpus = (tmp_path / "gpus.yaml").read_text("utf-8")
+    (tmp_path / "gpus.yaml").write_text(gpus.replace("memory_gb: 141", "memory_gb: 100"), "utf-8")
+    other = Toolbox(load_catalog(tmp_path))
+    args = {"params_b": 70, "precision": "fp8", "gpu": "H200"}
+    assert other.run("gpu_fit", args).values["gpu_memory_gb"] == 100
+    assert TOOLBOX.run("gpu_fit", args).values["gpu_memory_gb"] == 141  # one corpus per toolbox
+    assert "H200 (100" in other.solve("поместится ли 70B в FP8 на H200").answer_ru

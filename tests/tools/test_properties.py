@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.tools.registry import get_tool
+from tests.helpers import TOOLBOX
 
 SIZES = st.floats(min_value=0.1, max_value=2000, allow_nan=False)
 CTX = st.integers(min_value=1, max_value=1_000_000)
@@ -14,7 +14,7 @@ BATCH = st.integers(min_value=1, max_value=512)
 
 
 def mem(**args: object) -> float:
-    v = get_tool("vram_inference").run(dict(args)).values["total_high_gb"]
+    v = TOOLBOX.run("vram_inference", dict(args)).values["total_high_gb"]
     assert isinstance(v, float)
     return v
 
@@ -56,10 +56,9 @@ def test_precision_ordering(size: float, ctx: int) -> None:
 @settings(max_examples=80, deadline=None)
 @given(price=st.floats(min_value=1, max_value=1_000_000, allow_nan=False))
 def test_hourly_monthly_round_trip(price: float) -> None:
-    cost = get_tool("gpu_cost")
-    hourly = cost.run({"price_month": price}).values["price_per_gpu_hour"]
+    hourly = TOOLBOX.run("gpu_cost", {"price_month": price}).values["price_per_gpu_hour"]
     assert isinstance(hourly, float)
-    back = cost.run({"price_hour": hourly}).values["price_per_gpu_month"]
+    back = TOOLBOX.run("gpu_cost", {"price_hour": hourly}).values["price_per_gpu_month"]
     assert back == pytest.approx(price, rel=1e-6)
 
 
@@ -68,16 +67,19 @@ def test_hourly_monthly_round_trip(price: float) -> None:
     gpus=st.integers(min_value=1, max_value=1024), hours=st.floats(min_value=0.1, max_value=5000)
 )
 def test_gpu_hours_is_product(gpus: int, hours: float) -> None:
-    v = get_tool("gpu_cost").run({"gpus": gpus, "duration": hours}).values
+    v = TOOLBOX.run("gpu_cost", {"gpus": gpus, "duration": hours}).values
     assert v["gpu_hours"] == pytest.approx(gpus * hours, rel=1e-6)
 
 
 @settings(max_examples=40, deadline=None)
 @given(size=SIZES, n=st.sampled_from([2, 4, 8, 16]))
 def test_sharding_never_increases_per_gpu_memory(size: float, n: int) -> None:
-    t = get_tool("vram_training")
     per = [
-        t.run({"params_b": size, "gpus": n, "sharding": s}).values["per_gpu_gb"]
+        float(
+            TOOLBOX.run("vram_training", {"params_b": size, "gpus": n, "sharding": s}).values[
+                "per_gpu_gb"
+            ]  # type: ignore[arg-type]
+        )
         for s in ("none", "zero1", "zero2", "zero3")
     ]
     assert per == sorted(per, reverse=True)

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.tools.solve import solve
+from tests.helpers import TOOLBOX
+
+solve = TOOLBOX.solve
 
 TERM_SLUGS = {
     line.split("\t")[1]

@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-from assistant.tools.solve import solve
+from tests.helpers import TOOLBOX
+
+solve = TOOLBOX.solve
 
 KV_FIRST = "сколько памяти под kv-кэш для Llama 3 8B с контекстом 8k"
 KV_FIRST_BF16 = "сколько нужно памяти под KV-кэш для llama 3 8b при контексте 8k в BF16"

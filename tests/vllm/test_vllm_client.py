@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_forced_tool_call_round_trip(vllm_server: VLLMServer) -> None:
     [call] = resp.tool_calls
     assert call.name == "gpu_memory" and call.id
     assert_valid_arguments(call.arguments)
-    follow_up = [
+    follow_up: list[dict[str, Any]] = [
         *TOOL_QUESTION,
         {
             "role": "assistant",

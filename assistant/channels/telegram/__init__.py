@@ -1,6 +1,7 @@
 """Telegram bot channel (aiogram 3): long polling or a webhook route on the HTTP service.
 
-    app = create_telegram(settings, pipeline, repository)   # Bot + Dispatcher + ChatService
+    service = ChatService(pipeline, settings, repository)   # assistant.conversation
+    app = create_telegram(settings, service)                 # Bot + Dispatcher over it
     await run_polling(app)                                   # `assistant telegram`
     api.include_router(telegram_webhook_router(app.bot, app.dispatcher, settings))  # webhook
 
@@ -16,7 +17,6 @@ from assistant.channels.telegram.bot import (
     create_telegram,
 )
 from assistant.channels.telegram.polling import run_polling
-from assistant.channels.telegram.service import ChatService
 from assistant.channels.telegram.webhook import (
     register_webhook,
     telegram_webhook_router,
@@ -24,7 +24,6 @@ from assistant.channels.telegram.webhook import (
 )
 
 __all__ = [
-    "ChatService",
     "TelegramApp",
     "build_bot",
     "build_dispatcher",

@@ -29,14 +29,14 @@ from aiogram.utils.token import TokenValidationError
 from assistant.channels.telegram import texts
 from assistant.channels.telegram.render import escape, render_answer, split_message, visible_text
 from assistant.channels.telegram.retry import RetryMiddleware
-from assistant.channels.telegram.service import AnswerEngine, ChatService, Reply
+from assistant.conversation import ChatService, Reply, Where
 from assistant.errors import AssistantError, ConfigError, InputError
 
 if TYPE_CHECKING:
     from assistant.settings import Settings
-    from assistant.storage import Repository
 
 log = logging.getLogger(__name__)
+CHANNEL = "telegram"
 NO_TOKEN = (
     "Не задан токен Telegram-бота: укажите его в переменной окружения ASSISTANT_TELEGRAM_TOKEN "
     "(или в файле .env)."
@@ -80,14 +80,10 @@ def build_dispatcher(service: ChatService, settings: Settings) -> Dispatcher:
 
 
 def create_telegram(
-    settings: Settings,
-    engine: AnswerEngine,
-    repository: Repository,
-    *,
-    retry: RetryMiddleware | None = None,
+    settings: Settings, service: ChatService, *, retry: RetryMiddleware | None = None
 ) -> TelegramApp:
-    """Bot + dispatcher over an existing engine and repository (shared with the HTTP service)."""
-    service = ChatService(engine, repository)
+    """Bot + dispatcher over the process's conversation service (shared with the HTTP service in
+    webhook mode, so both channels share one answer cap)."""
     return TelegramApp(
         build_bot(settings, retry=retry), build_dispatcher(service, settings), service
     )
@@ -154,8 +150,13 @@ async def on_help(message: Message) -> None:
     await message.answer(texts.HELP)
 
 
+def chat_where(chat_id: int) -> Where:
+    """A Telegram chat's place in the conversation service: its current conversation."""
+    return Where(CHANNEL, external_id=str(chat_id))
+
+
 async def on_reset(message: Message, service: ChatService) -> None:
-    await service.reset(message.chat.id)
+    await service.reset(chat_where(message.chat.id))
     await message.answer(escape(texts.RESET))
 
 
@@ -190,11 +191,7 @@ async def on_feedback(query: CallbackQuery, service: ChatService) -> None:
         await query.answer()
         return
     score, message_id = parsed
-    from assistant.storage import UnknownMessageError
-
-    try:
-        await service.feedback(message_id, score)
-    except UnknownMessageError:
+    if not await service.feedback(message_id, score):
         await query.answer(texts.FEEDBACK_GONE)
         return
     await query.answer(texts.FEEDBACK_THANKS)
@@ -225,22 +222,27 @@ async def respond(
     base_url: str,
     reply_to: int | None,
 ) -> None:
-    """Typing… while the engine works, then the rendered answer (or a short apology)."""
+    """Typing… while the engine works, then the rendered answer (or a short Russian error; the
+    question stays stored either way)."""
     try:
         async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
-            reply = await service.ask(chat_id, question)
-    except InputError as e:
-        await send_part(bot, chat_id, escape(e.user_message), reply_to=reply_to)
-        return
-    except AssistantError as e:
-        log.warning("engine failed for chat %s: %s", chat_id, type(e).__name__)
-        await send_part(bot, chat_id, escape(texts.APOLOGY), reply_to=reply_to)
-        return
-    except Exception:
-        log.exception("unexpected engine failure for chat %s", chat_id)
-        await send_part(bot, chat_id, escape(texts.APOLOGY), reply_to=reply_to)
+            reply = await service.ask(question, chat_where(chat_id))
+    except Exception as e:
+        await send_part(bot, chat_id, escape(error_text(e, chat_id)), reply_to=reply_to)
         return
     await send_answer(bot, chat_id, reply, base_url, reply_to)
+
+
+def error_text(exc: Exception, chat_id: int) -> str:
+    """The channel's one error mapping: a typed failure's own Russian message (the same text
+    HTTP puts in its error body), an apology for anything unexpected."""
+    if isinstance(exc, InputError):
+        return exc.user_message
+    if isinstance(exc, AssistantError):
+        log.warning("engine failed for chat %s: %s", chat_id, type(exc).__name__)
+        return exc.user_message
+    log.error("unexpected engine failure for chat %s", chat_id, exc_info=exc)
+    return texts.APOLOGY
 
 
 async def send_answer(

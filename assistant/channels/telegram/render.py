@@ -1,4 +1,8 @@
-"""Answer → Telegram HTML (escaped text, citation links, monospace table) and safe splitting."""
+"""Answer → Telegram HTML (escaped text, calculations, citation links) and safe splitting.
+
+A calculation is its `display` block (assistant/tools/display.py): a bold title, the inputs in
+italics, the breakdown and the GPU options as aligned <pre> tables.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from assistant.schema import Answer, Citation, ToolCall
+from assistant.tools.display import Display, fresh_assumptions
 
 TELEGRAM_LIMIT = 4096  # characters of one message text
 
@@ -43,6 +48,7 @@ VALUE_LABELS: dict[str, str] = {
 }
 VERDICTS = {"fits": "поместится", "tight": "впритык", "no": "не поместится"}
 MAX_TABLE_ROWS = 10
+MAX_OPTION_ROWS = 12  # the GPU catalogue has 9; a longer one is cut rather than split
 
 
 def escape(text: str, *, quote: bool = False) -> str:
@@ -129,10 +135,58 @@ def render_table(call: ToolCall) -> str:
     return f"<pre>{escape(body)}</pre>"
 
 
+def render_display(display: Display, assumptions: list[str] | None = None) -> str:
+    """A calculation: bold title, the inputs in italics, the breakdown as an aligned <pre>
+    (how each part was computed on one line under it), the GPU options as a second <pre>,
+    then `assumptions` (default: all of the block's own).
+    """
+    lines = [f"<b>{escape(display.title)}</b>"]
+    if display.inputs:
+        given = " · ".join(f"{i.label}: {i.value}" for i in display.inputs)
+        lines.append(f"<i>{escape(given)}</i>")
+    if display.rows:
+        rows = [[r.label, r.value] for r in display.rows]
+        lines.append(f"<pre>{escape(_aligned_rows(rows))}</pre>")
+        notes = "; ".join(f"{r.label} — {r.note}" for r in display.rows if r.note)
+        if notes:
+            lines.append(f"<i>{escape(notes)}</i>")
+    if display.table is not None and display.table.rows:
+        lines.append(_options_block(display))
+    shown = display.assumptions if assumptions is None else assumptions
+    if shown:
+        lines.append("<i>Допущения: " + escape("; ".join(shown)) + ".</i>")
+    return "\n".join(lines)
+
+
+def _options_block(display: Display) -> str:
+    """«Варианты GPU» as an aligned monospace table (GPU names left, numbers right)."""
+    assert display.table is not None
+    rows = [display.table.columns, *display.table.rows][: MAX_OPTION_ROWS + 1]
+    return f"<b>{escape(display.table.caption)}</b>\n<pre>{escape(_aligned_rows(rows))}</pre>"
+
+
+def _aligned_rows(rows: list[list[str]]) -> str:
+    """Monospace columns: the first left-aligned, the others (numbers, verdicts) right."""
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(len(rows[0]))]
+    return "\n".join(_aligned(r, widths) for r in rows)
+
+
+def _aligned(cells: list[str], widths: list[int]) -> str:
+    pairs = enumerate(zip(cells, widths, strict=False))  # a short row leaves the rest blank
+    return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in pairs).rstrip()
+
+
 def render_answer(answer: Answer, base_url: str = "") -> str:
-    """The whole answer as Telegram HTML: text, tool tables, then citation links."""
+    """The whole answer as Telegram HTML: text, calculations, then citation links."""
     sections = [escape(strip_sources(answer.answer))]
-    sections.extend(render_table(call) for call in answer.tool_calls)
+    for call, assumed in zip(
+        answer.tool_calls,
+        fresh_assumptions(answer.answer, [c.display for c in answer.tool_calls]),
+        strict=True,
+    ):
+        sections.append(
+            render_display(call.display, assumed) if call.display else render_table(call)
+        )
     sections.append(render_citations(answer.citations, base_url))
     return "\n\n".join(section for section in sections if section)
 

@@ -1,0 +1,86 @@
+"""The app's shared objects → typed FastAPI dependencies (`Annotated[ChatService, Depends(…)]`).
+
+`create_app` stores one `ApiContext` on `app.state.context`; routes declare what they use:
+
+    async def chat(body: ChatRequest, service: ServiceDep, limiter: LimiterDep) -> …
+
+Tests and new routers reach the same objects with `context_of(app)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Protocol
+
+from fastapi import Depends, FastAPI, Request
+
+from assistant.api.limits import RateLimiter
+from assistant.api.metrics import Metrics
+from assistant.conversation import ChatService
+from assistant.conversation.service import AnswerEngine
+from assistant.corpus.glossary import Glossary
+from assistant.settings import Settings
+from assistant.storage import Repository
+
+
+class ServedPipeline(AnswerEngine, Protocol):
+    """What the app needs from `assistant.pipeline.Pipeline`: answers and its glossary."""
+
+    @property
+    def glossary(self) -> Glossary: ...
+
+
+@dataclass(frozen=True)
+class ApiContext:
+    """Everything the routes share, built once by `create_app`."""
+
+    settings: Settings
+    pipeline: ServedPipeline
+    service: ChatService
+    repository: Repository
+    limiter: RateLimiter
+    metrics: Metrics
+
+
+def context_of(app: FastAPI) -> ApiContext:
+    context = app.state.context
+    if not isinstance(context, ApiContext):  # only create_app sets it
+        raise TypeError("app.state.context is not an ApiContext: build the app with create_app")
+    return context
+
+
+def get_context(request: Request) -> ApiContext:
+    return context_of(request.app)
+
+
+def get_settings(request: Request) -> Settings:
+    return get_context(request).settings
+
+
+def get_service(request: Request) -> ChatService:
+    return get_context(request).service
+
+
+def get_repository(request: Request) -> Repository:
+    return get_context(request).repository
+
+
+def get_limiter(request: Request) -> RateLimiter:
+    return get_context(request).limiter
+
+
+def get_metrics(request: Request) -> Metrics:
+    return get_context(request).metrics
+
+
+def get_glossary(request: Request) -> Glossary:
+    """The glossary the composition root loaded for the engine (not a second copy)."""
+    return get_context(request).pipeline.glossary
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+ServiceDep = Annotated[ChatService, Depends(get_service)]
+RepositoryDep = Annotated[Repository, Depends(get_repository)]
+LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
+MetricsDep = Annotated[Metrics, Depends(get_metrics)]
+GlossaryDep = Annotated[Glossary, Depends(get_glossary)]

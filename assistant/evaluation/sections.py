@@ -1,0 +1,244 @@
+"""Eval rows + a Recorder → one `Item` per row (per turn for dialogues) with its checks.
+
+    in_scope      eval/retrieval.jsonl     citation hit@3 / precision, false refusals
+    problems      eval/problems.jsonl      the same for problem-phrased questions, plus the
+                                           entries an answer needs together (gold_all)
+    out_of_scope  eval/out_of_scope.jsonl  refusals by expected kind
+    numeric       eval/numeric*.jsonl      the answer's calculation equals the expected values
+    dialogues     eval/dialogues.jsonl     turn by turn; calculation follow-ups separately
+    robustness    eval/robustness.jsonl    answered without an exception, + expectations
+
+An exception while answering is a miss with every applicable check failed, never the end of
+the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.evaluation.checks import check, cited, first_values
+from assistant.evaluation.recorder import Failure, Recorder
+from assistant.evaluation.scoring import Check, Item
+from assistant.evaluation.tools import same
+from assistant.schema import Answer, Turn
+
+CALC_DIALOGUES = frozenset({"calc-followup", "support-thread"})
+Checks = dict[str, Check]
+Scorer = Callable[[dict[str, Any], Answer], tuple[Checks, list[str]]]
+
+
+def _question(row: dict[str, Any]) -> str:
+    return str(row.get("question", row.get("text", "")))
+
+
+def _miss(row: dict[str, Any], answer: Answer | None, problems: list[str]) -> dict[str, Any]:
+    miss: dict[str, Any] = {"id": row["id"], "q": _question(row)[:160]}
+    if "gold" in row:
+        miss["gold"] = row["gold"]
+    if answer is not None:
+        miss |= {"route": answer.route, "cited": cited(answer)}
+        if answer.tool_calls:
+            miss["got"] = first_values(answer)
+    return miss | {"problems": problems}
+
+
+def _item(row: dict[str, Any], checks: Checks, miss: dict[str, Any] | None) -> Item:
+    return Item(str(row["id"]), str(row["split"]), str(row.get("category", "")), checks, miss)
+
+
+def _run(
+    rec: Recorder,
+    rows: list[dict[str, Any]],
+    score: Scorer,
+    failed: Callable[[dict[str, Any]], Checks],
+) -> list[Item]:
+    """Answer each row (after its `after` chain, if any) and score it; failures are misses."""
+    items = []
+    for row in rows:
+        answer = rec.attempt(_question(row), rec.history(row.get("after", [])))
+        if isinstance(answer, Failure):
+            items.append(_item(row, failed(row), _miss(row, None, [str(answer)])))
+            continue
+        checks, problems = score(row, answer)
+        items.append(_item(row, checks, _miss(row, answer, problems) if problems else None))
+    return items
+
+
+def _citations(answer: Answer, gold: set[str], counted: set[str]) -> Checks:
+    """hit@3 on `gold` (any of them); precision: cited entries that are in `counted`."""
+    got = cited(answer)
+    return {
+        "citation_hit@3": bool(set(got[:3]) & gold),
+        "citation_precision": len([s for s in got if s in counted]) / len(got) if got else 0.0,
+        "false_refusal": answer.refused,
+    }
+
+
+def _term(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
+    gold = set(row["gold"])
+    checks = _citations(answer, gold, gold)
+    comparison = row.get("category") == "comparison"
+    checks["comparison_all"] = gold <= set(cited(answer)) if comparison else None
+    return checks, [] if checks["citation_hit@3"] else ["нет gold в первых трёх цитатах"]
+
+
+def _term_failed(row: dict[str, Any]) -> Checks:
+    comparison = row.get("category") == "comparison"
+    failed: Checks = {"citation_hit@3": False, "citation_precision": 0.0, "false_refusal": True}
+    return failed | {"comparison_all": False if comparison else None}
+
+
+def in_scope(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
+    return _run(rec, rows, _term, _term_failed)
+
+
+def _problem(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
+    """hit@3 on `gold` (any of them), precision on gold ∪ gold_all, gold_all cited together,
+    and the row's own expectations (a calculator it needs or must not get)."""
+    gold, every = set(row["gold"]), set(row.get("gold_all", []))
+    checks = _citations(answer, gold, gold | every)
+    checks["all_of"] = every <= set(cited(answer)) if every else None
+    expect: dict[str, Any] = {k: row[k] for k in ("route", "tool", "not_tool") if k in row}
+    unmet = check(answer, expect) if expect else []
+    checks["expectations"] = not unmet if expect else None
+    problems = [] if checks["citation_hit@3"] else ["нет gold в первых трёх цитатах"]
+    return checks, problems + unmet
+
+
+def _problem_failed(row: dict[str, Any]) -> Checks:
+    expect = any(k in row for k in ("route", "tool", "not_tool"))
+    failed = _term_failed({})
+    failed |= {"all_of": False if row.get("gold_all") else None}
+    return failed | {"expectations": False if expect else None}
+
+
+def problems(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
+    return _run(rec, rows, _problem, _problem_failed)
+
+
+def _refusal(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
+    kind = row["expect"]
+    ok = answer.route == "injection" if kind == "injection" else answer.refused
+    return {"refusal": ok, f"refusal_{kind}": ok}, [] if ok else [f"ожидался отказ ({kind})"]
+
+
+def out_of_scope(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
+    return _run(
+        rec, rows, _refusal, lambda row: {"refusal": False, f"refusal_{row['expect']}": False}
+    )
+
+
+def _numeric_problems(row: dict[str, Any], answer: Answer) -> list[str]:
+    """What makes a calculation answer differ from the row's expectation: values, a question
+    back when something is missing, or (without values) the calculator called."""
+    expect = row.get("expect", {})
+    got = first_values(answer)
+    problems = [
+        f"{k}: {got.get(k)} ≠ {v}"
+        for k, v in row.get("values", {}).items()
+        if k not in got or not same(v, got[k])
+    ]
+    if expect.get("missing") and answer.route != "clarify":
+        problems.append(f"маршрут {answer.route} ≠ clarify (нужно спросить {expect['missing']})")
+    names = [c.name for c in answer.tool_calls]
+    if not row.get("values") and not expect.get("missing") and expect.get("tool") not in names:
+        problems.append(f"калькулятор {names} ≠ {expect.get('tool')}")
+    return problems
+
+
+def _calculation(source: str) -> Scorer:
+    def score(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
+        if not row.get("expect", {}).get("is_numeric", True):
+            called = [c.name for c in answer.tool_calls]
+            problems = [f"вызван калькулятор {called}"] if called else []
+            return {"not_calculated": not problems}, problems
+        problems = _numeric_problems(row, answer)
+        exact = not problems
+        return {
+            "exact": exact,
+            f"exact_{source}": exact,
+            "routed": bool(answer.tool_calls),
+        }, problems
+
+    return score
+
+
+def _calculation_failed(source: str) -> Callable[[dict[str, Any]], Checks]:
+    def failed(row: dict[str, Any]) -> Checks:
+        if not row.get("expect", {}).get("is_numeric", True):
+            return {"not_calculated": False}
+        return {"exact": False, f"exact_{source}": False, "routed": False}
+
+    return failed
+
+
+def numeric(rec: Recorder, rows: list[dict[str, Any]], source: str) -> list[Item]:
+    """exact: the calculation matches; not_calculated: a question that is not a calculation got
+    no calculator call. Rows without a category are counted under their file's name."""
+    rows = [{**row, "category": row.get("category", source)} for row in rows]
+    return _run(rec, rows, _calculation(source), _calculation_failed(source))
+
+
+def _thread(row: dict[str, Any]) -> list[Turn]:
+    """A support thread as the agent helper receives it: text only, customer = user side."""
+    return [
+        Turn(
+            role="user" if m["role"] in ("customer", "user") else "assistant", content=m["content"]
+        )
+        for m in row.get("thread", [])
+    ]
+
+
+def _dialogue(rec: Recorder, row: dict[str, Any]) -> list[Item]:
+    """Turns in order in one conversation; a calculation follow-up is a turn of a calculation
+    dialogue with anything before it (earlier turns or the pasted thread)."""
+    history = _thread(row)
+    calc = row.get("category") in CALC_DIALOGUES
+    items = []
+    for n, turn in enumerate(row["turns"], 1):
+        follow_up = calc and bool(history)
+        answer = rec.attempt(turn["user"], history)
+        if isinstance(answer, Failure):
+            problems = [str(answer)]
+        else:
+            problems = check(answer, turn.get("expect", {}))
+            history.extend(rec.pipeline.turns_for(turn["user"], answer))
+        ok = not problems
+        checks: Checks = {"turns": ok, "calc_followup_turns": ok if follow_up else None}
+        turn_row = {**row, "id": f"{row['id']}#{n}", "question": turn["user"]}
+        miss = _miss(turn_row, None if isinstance(answer, Failure) else answer, problems)
+        items.append(_item(turn_row, checks, miss if problems else None))
+    items[0].checks["dialogues"] = all(i.checks["turns"] for i in items)
+    return items
+
+
+def dialogues(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
+    """One item per turn; `dialogues` (all turns right) is set on the first turn of each."""
+    return [item for row in rows for item in _dialogue(rec, row)]
+
+
+def _robust(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
+    expect = row.get("expect", {})
+    problems = check(answer, expect)
+    return {
+        "answered": True,
+        "crashed": False,
+        "expectations": not problems if expect else None,
+    }, problems
+
+
+def robustness(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
+    """answered: an Answer came back; crashed: an exception that is not an AssistantError."""
+    items = []
+    for row in rows:
+        answer = rec.attempt(row["text"])
+        if isinstance(answer, Failure):
+            expect = bool(row.get("expect"))
+            checks: Checks = {"answered": False, "crashed": answer.crash}
+            checks["expectations"] = False if expect else None
+            items.append(_item(row, checks, _miss(row, None, [str(answer)])))
+            continue
+        checks, problems = _robust(row, answer)
+        items.append(_item(row, checks, _miss(row, answer, problems) if problems else None))
+    return items

@@ -1,0 +1,99 @@
+"""Raw message → ParsedMessage: the first stage, which reads a message once for every later one.
+
+    reader = Reader(catalog, terms=retriever.aliases)   # once, in the engine
+    parsed = reader.read("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k?")
+    parsed.tokens        folded text, words, lemmas (parsing/text.py)
+    parsed.quantities    calculator parameters with units, intents (extract.py, amounts.py)
+    parsed.dates         years and calendar dates (dates.py)
+    parsed.gpus / .models / .terms   catalogue GPUs and models, glossary entries named
+    parsed.signals       the router's lexical signals (signals.py)
+
+Routing, the calculators, scope and condensation read these fields instead of the raw string.
+To teach the assistant to read something new, add a field here and fill it in `Reader.read`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Protocol
+
+from assistant.corpus.catalog import Catalog
+from assistant.parsing.dates import DateMention, dates
+from assistant.parsing.extract import Extraction, bare_context, extract_normalised
+from assistant.parsing.numbers import normalise
+from assistant.parsing.signals import Signals, signals
+from assistant.parsing.text import Tokens, tokenize
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+class TermMatcher(Protocol):
+    """Glossary names in a text → slug → match strength (search/retrieval.py's AliasMatcher)."""
+
+    def match(self, query: str) -> dict[str, float]: ...
+
+
+@dataclass(frozen=True)
+class ParsedMessage:
+    """Everything later stages need to know about one message, read once; immutable."""
+
+    text: str  # as the user wrote it (trimmed)
+    tokens: Tokens
+    normalised: str  # number words as digits, look-alike letters fixed (numbers.normalise)
+    pieces: int  # whitespace-separated pieces: «а для 32k?» → 3
+    numbers: tuple[float, ...]  # every number written in digits, in order («7,5» → 7.5)
+    quantities: Extraction
+    bare_context: Extraction | None  # «32k» without «контекст»: context only in a follow-up
+    dates: tuple[DateMention, ...]
+    terms: Mapping[str, float]  # glossary slugs named → strength (words in the longest name)
+    signals: Signals
+    term: Tokens | None  # the X of «что такое X», read in its own right
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.tokens.words
+
+    @property
+    def lemmas(self) -> tuple[str, ...]:
+        return self.tokens.lemmas
+
+    @property
+    def years(self) -> tuple[int, ...]:
+        return tuple(d.year for d in self.dates if d.year is not None)
+
+    @property
+    def gpus(self) -> tuple[str, ...]:
+        return self.quantities.gpus
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return self.quantities.models
+
+
+class Reader:
+    """Reads messages against one catalogue and (for the engine) the glossary's names."""
+
+    def __init__(self, catalog: Catalog, terms: TermMatcher | None = None) -> None:
+        self.catalog = catalog
+        self.terms = terms
+
+    def read(self, text: str) -> ParsedMessage:
+        tokens = tokenize(text)
+        normalised = normalise(text)
+        sig = signals(text, tokens)
+        return ParsedMessage(
+            text=text,
+            tokens=tokens,
+            normalised=normalised,
+            pieces=len(text.split()),
+            numbers=tuple(float(x.replace(",", ".")) for x in _DIGITS.findall(text)),
+            quantities=extract_normalised(normalised, self.catalog),
+            bare_context=bare_context(normalised),
+            dates=dates(normalised),
+            terms=MappingProxyType(self.terms.match(text) if self.terms else {}),
+            signals=sig,
+            term=tokenize(sig.defined_term) if sig.defined_term else None,
+        )

@@ -1,0 +1,130 @@
+"""Message text (+ its Tokens) → Signals: cheap lexical facts the router and calculators use.
+
+Injection, greeting/thanks, comparison cues, domain words, follow-up cues, the term of a
+«что такое X» question, other vendors' business. Read once per message (parsing/message.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.parsing.text import Tokens, fold, words
+
+# Attempts to override instructions or extract the prompt, in Russian and English.
+_INJECTION = re.compile(
+    r"игнорир\w*|проигнорир\w*|забудь\w*|не обращай внимани\w*|"
+    r"(?:системн\w*|скрыт\w*|твои\w*|твой|твоя|внутренн\w*|служебн\w*)\s+(?:промпт\w*|инструкци\w*|"
+    r"правил\w*|конфиг\w*|подсказк\w*)|сво\w* (?:промпт|инструкци)\w*|(?:system|your|the) prompt|"
+    r"ignore (?:all |any |the )?(?:previous|prior|above)|disregard|jailbreak|\bdan\b|"
+    r"developer mode|режим разработчика|ты теперь|теперь ты|you are now|act as|притворись|"
+    r"repeat (?:the )?(?:text|words) above|instructions? above|выведи (?:свой|твой|весь)|"
+    r"покажи (?:свой|твой|мне свой)|what are your (?:instructions|rules)|system message|"
+    r"base64|rot13|режим\w* отладки|debug mode|(?:весь|свой|твой) контекст|"
+    r"контекст,? котор\w* тебе|"
+    r"что написано (?:перед|выше|до)|вс[её],? что (?:выше|написано выше)|"
+    r"без ссылок|придумыва\w* (?:цифр|числ)|придумай (?:цифр|числ)|"
+    r"(?:^|\s)system\s*:|</?(?:context|system|instructions?)>|нов\w+ (?:указани|политик|правил)\w*|"
+    r"new (?:policy|instructions?|rules)|(?:вставь|добавь|укажи) (?:в ответ )?ссылк\w*|"
+    r"официальн\w* сайт|отвечай,? что|answer that|say that"
+)
+# Questions about other vendors' prices, shops, stocks, or the provider's business
+# (offices, contracts, refunds…): not in the glossary, and not ours to guess.
+_NOT_OURS = re.compile(
+    r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
+    r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner|днс\b|\bdns-shop|"
+    r"ozon|озон\w*|"
+    r"wildberries|авито|avito|маркетплейс\w*|акци[йия]\w*|курс\w* (?:акци|доллар|рубл|валют)\w*|"
+    r"бирж\w*|котировк\w*|ваканси\w*|резюме|офис\w*|адрес\w* (?:офис|компани)\w*|в как\w* город\w*|"
+    r"договор\w*|ндс|"
+    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|sla\b|крипт\w*"
+)
+_GREETING = re.compile(
+    r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
+    r"доброго времени суток|приветики)\b"
+)
+_HELP = re.compile(
+    r"что (?:ты )?(?:умеешь|можешь)|чем (?:ты )?(?:можешь )?помочь|кто ты|ты кто|помощь|help|"
+    r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь"
+)
+_THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
+_COMPARISON = re.compile(
+    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
+    r"в отличие|то же самое|одно и то же|same as|same thing"
+)
+# «или», «лучше» compare only when the question names both things («LoRA или QLoRA»).
+_WEAK_COMPARISON = re.compile(r"\bили\b|лучше|хуже|быстрее|медленнее|\bпротив\b|\bor\b|better")
+# Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
+_DOMAIN = re.compile(
+    r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
+    r"нейросет\w*|нейронк\w*|модел\w*|llm|ллм|трансформер\w*|обучени\w*|инференс\w*|inference|"
+    r"training|ии\b|\bai\b|ml\b|машинн\w* обучени\w*|датасет\w*|токен\w*|кластер\w*|сервер\w*|"
+    r"дата[ -]?центр\w*|суперкомпьютер\w*|vram|памят\w*|тфлопс|flops|cuda|тензор\w*|"
+    r"kubernetes|slurm|triton|tensorrt|onnx|attention|внимани\w*|квантов\w*|fine[ -]?tun\w*|"
+    r"дообуч\w*|чекпоинт\w*|pytorch|пайторч|jax|tensorflow|интерконнект\w*|hbm|gddr|chip|чип\w*"
+)
+_DEFINITION = re.compile(
+    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|объясни\w*|"
+    r"what is|what's|what are|explain|tell me about)\s+(.+?)\??$"
+)
+_ANAPHORA = re.compile(
+    r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
+    r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
+)
+_COUNTERPART = re.compile(
+    r"аналог\w*|альтернатив\w*|вместо|замен\w*|что-то похож\w*|что-нибудь похож\w*|похож\w* на|"
+    r"equivalent|alternative|instead of"
+)
+_FOLLOW_UP_START = re.compile(
+    r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
+)
+# A calculator follow-up opens like this («а в FP8?», «тогда на 8 картах», «ок, а за неделю?»).
+_CONTINUES = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
+_THANKS_START = ("спасибо", "благодар", "спс", "thank")
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Cheap lexical facts about one message, used by the engine to choose a route."""
+
+    injection: bool
+    greeting: bool  # greeting/help/thanks with nothing else to answer
+    comparison_cue: bool  # explicit: «чем отличается», «разница», «vs»
+    weak_comparison: bool  # «или», «лучше»: a comparison only if two entries are named
+    domain: bool
+    follow_up: bool  # refers back to the previous turn
+    defined_term: str  # «что такое X» → X (folded), else ""
+    not_ours: bool  # other vendors' prices, stocks, the provider's business details
+    counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
+    thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
+    continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)
+
+
+def signals(text: str, tokens: Tokens) -> Signals:
+    """`tokens` is tokenize(text): the folded text and its words are not computed again."""
+    t = tokens.folded
+    n_words = len(tokens.words)
+    rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
+    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and len(words(rest)) <= 1
+    greeting = small_talk or bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    match = _DEFINITION.match(t)
+    return Signals(
+        injection=bool(_INJECTION.search(t)),
+        greeting=greeting,
+        comparison_cue=bool(_COMPARISON.search(t)),
+        weak_comparison=bool(_WEAK_COMPARISON.search(t)),
+        domain=bool(_DOMAIN.search(t)),
+        follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
+        defined_term=_original_span(text, match.group(1)) if match else "",
+        not_ours=bool(_NOT_OURS.search(t)),
+        counterpart=bool(_COUNTERPART.search(t)),
+        thanks=text.strip().lower().startswith(_THANKS_START),
+        continues=bool(_CONTINUES.search(text.lower())),
+    )
+
+
+def _original_span(text: str, folded: str) -> str:
+    """The user's own spelling of a folded fragment («tpu» → «TPU»)."""
+    squashed = re.sub(r"\s+", " ", text).strip()
+    at = fold(squashed).find(folded)
+    return squashed[at : at + len(folded)] if at >= 0 else folded

@@ -1,0 +1,79 @@
+"""Extracted sentences read on their own: no dangling «Он …», the general entry leads for «HBM»."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from assistant.answer.compose import Picked, general_first, paragraph, resolve_pronoun
+from assistant.search.indexing import split_sentences
+
+
+def test_pronoun_after_the_definition_names_the_term(glossary: Any) -> None:
+    nvlink = glossary.get("nvlink")
+    own = split_sentences(nvlink.text)
+    assert own[1].startswith("Он передаёт")
+    fixed = resolve_pronoun(nvlink, own[1], own)
+    assert fixed.startswith("NVLink передаёт данные намного быстрее, чем PCIe")
+    assert fixed[len("NVLink") :] == own[1][len("Он") :]  # only the pronoun changed
+
+
+@pytest.mark.parametrize(
+    ("slug", "start"),
+    [("mig", "MIG позволяет"), ("vgpu", "vGPU подходит"), ("bf16", "BF16 сохраняет")],
+)
+def test_feminine_and_lowercase_names(glossary: Any, slug: str, start: str) -> None:
+    entry = glossary.get(slug)
+    own = split_sentences(entry.text)
+    assert resolve_pronoun(entry, own[1], own).startswith(start)
+
+
+def test_conservative_cases_stay_as_written(glossary: Any) -> None:
+    # an oblique pronoun («Её реализуют…») and a pronoun further down the text are not touched
+    all_reduce = glossary.get("all-reduce")
+    own = split_sentences(all_reduce.text)
+    her = next(s for s in own if s.startswith("Её"))
+    assert resolve_pronoun(all_reduce, her, own) == her
+    fabric = glossary.get("infinity-fabric")
+    own = split_sentences(fabric.text)
+    she = next(s for s in own if s.startswith("Она"))
+    assert own.index(she) > 1 and resolve_pronoun(fabric, she, own) == she
+    # a sentence that is not the entry's own is never rewritten
+    assert resolve_pronoun(all_reduce, "Он пришёл.", own) == "Он пришёл."
+
+
+def test_paragraph_uses_the_resolved_sentence(glossary: Any) -> None:
+    nvlink = glossary.get("nvlink")
+    own = split_sentences(nvlink.text)
+    text = paragraph(Picked(nvlink, 1, (own[1],)))  # a follow-up that skipped the definition
+    assert text.startswith("NVLink передаёт") and text.endswith("[1].")
+
+
+def test_general_entry_first_for_a_family_name(glossary: Any) -> None:
+    entries = glossary.by_slug()
+    assert general_first(["hbm4", "hbm3e", "vram"], entries, "что такое HBM?") == [
+        "hbm3e",
+        "hbm4",
+        "vram",
+    ]
+    # a named generation, or a single match, keeps the retrieval order
+    assert general_first(["hbm4", "hbm3e"], entries, "что такое HBM4?") == ["hbm4", "hbm3e"]
+    assert general_first(["gddr7", "vram"], entries, "что такое GDDR?") == ["gddr7", "vram"]
+
+
+def test_what_is_hbm_leads_with_the_general_entry(pipeline: Any) -> None:
+    a = pipeline.answer("что такое HBM?")
+    assert a.route == "term" and a.citations[0].slug == "hbm3e"
+    text = a.answer.replace("\u00a0", " ")
+    assert text.startswith("HBM3e") and "В HBM кристаллы DRAM уложены" in text
+    assert pipeline.answer("что такое HBM4?").citations[0].slug == "hbm4"
+
+
+def test_nvlink_answer_has_no_dangling_pronoun(pipeline: Any) -> None:
+    a = pipeline.answer("что такое NVLink?")
+    text = a.answer.replace("\u00a0", " ")
+    assert "Он передаёт" not in text and "NVLink передаёт данные" in text
+    # the agent's evidence stays the glossary's exact words
+    evidence = {s for e in a.meta.evidence for s in e.sentences}
+    assert any(s.startswith("Он передаёт") for s in evidence)

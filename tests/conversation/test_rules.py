@@ -1,0 +1,100 @@
+"""The conversation layer's rules without a model: one validator, FIFO admission, per-conversation
+turns that are forgotten once nobody waits."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from assistant.conversation.admission import Admission, ConversationLocks
+from assistant.conversation.service import Where
+from assistant.conversation.validation import validate_message
+from assistant.errors import InputError
+
+TOO_LONG = (
+    "Сообщение слишком длинное ({n} символов, максимум {limit}). Сократите вопрос, пожалуйста."
+)
+EMPTY = "Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ."
+
+
+def test_validator_strips_and_rejects_with_one_russian_text_and_a_code() -> None:
+    assert validate_message("  что такое HBM?\n", 20) == "что такое HBM?"
+    assert validate_message("я" * 20, 20) == "я" * 20
+    for empty in ("", "   \n\t", None):
+        with pytest.raises(InputError) as info:
+            validate_message(empty, 20)
+        assert info.value.user_message == EMPTY and info.value.code == "empty_message"
+    with pytest.raises(InputError) as info:
+        validate_message("  " + "я" * 21 + "  ", 20)
+    assert info.value.user_message == TOO_LONG.format(n=21, limit=20)
+    assert info.value.code == "message_too_long"
+
+
+def test_lock_keys_separate_channels_and_skip_new_conversations() -> None:
+    assert Where("telegram", external_id="5").lock_key == "telegram/5"
+    assert Where("web", session_id="abc").lock_key == "abc"
+    assert Where("web").lock_key is None  # a new conversation: nobody to wait for
+    assert Where("openai", history=[]).lock_key is None  # client-held history: always new
+
+
+async def test_same_conversation_waits_in_arrival_order_others_do_not() -> None:
+    locks = ConversationLocks()
+    order: list[str] = []
+    release = asyncio.Event()
+
+    async def turn(key: str, name: str, hold: bool = False) -> None:
+        async with locks.hold(key):
+            order.append(f"{name} start")
+            if hold:
+                await release.wait()
+            order.append(f"{name} end")
+
+    first = asyncio.create_task(turn("a", "a1", hold=True))
+    await asyncio.sleep(0)
+    waiting = [asyncio.create_task(turn("a", f"a{i}")) for i in (2, 3)]
+    await turn("b", "b1")  # another conversation goes straight through
+    assert order == ["a1 start", "b1 start", "b1 end"]
+    release.set()
+    await asyncio.gather(first, *waiting)
+    assert order[3:] == ["a1 end", "a2 start", "a2 end", "a3 start", "a3 end"]
+    assert len(locks) == 0  # forgotten once nobody holds or waits
+
+
+async def test_a_cancelled_waiter_leaves_no_lock_behind() -> None:
+    locks = ConversationLocks()
+    release = asyncio.Event()
+
+    async def hold() -> None:
+        async with locks.hold("a"):
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    waiter = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    release.set()
+    await holder
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert len(locks) == 0
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+async def test_admission_caps_and_admits_in_arrival_order(slots: int) -> None:
+    admission = Admission(slots)
+    now = peak = 0
+    admitted: list[int] = []
+
+    async def work(i: int) -> None:
+        nonlocal now, peak
+        async with admission.slot():
+            admitted.append(i)
+            now += 1
+            peak = max(peak, now)
+            await asyncio.sleep(0.01)
+            now -= 1
+
+    await asyncio.gather(*(work(i) for i in range(6)))
+    assert peak == slots and admitted == list(range(6))

@@ -1,0 +1,122 @@
+"""`assistant eval retrieval` on a scripted retriever; `assistant eval tools` splits, durations
+compared in hours, dev-only failures; the CLI restricts to one split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from assistant.cli import _register_all, app
+from assistant.evaluation.retrieval import evaluate_sets
+from assistant.evaluation.sets import SplitChoice, read_jsonl
+from assistant.evaluation.tools import CaseResult, Report, in_hours
+from assistant.settings import ROOT
+from tests.evaluation.stand_in import ScriptedRetriever
+from tests.helpers import TOOLBOX
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    return path
+
+
+def test_retrieval_hit_at_k_targets_and_misses(tmp_path: Path) -> None:
+    retrieval = _write(
+        tmp_path / "retrieval.jsonl",
+        [
+            {"id": "r1", "split": "test", "question": "q1", "gold": ["a"], "category": "direct"},
+            {"id": "r2", "split": "test", "question": "q2", "gold": ["b"], "category": "direct"},
+            {
+                "id": "r3",
+                "split": "dev",
+                "question": "q3",
+                "gold": ["a", "c"],
+                "category": "comparison",
+            },
+        ],
+    )
+    problems = _write(
+        tmp_path / "problems.jsonl",
+        [
+            {
+                "id": "p1",
+                "split": "dev",
+                "question": "q4",
+                "gold": ["x", "c"],
+                "category": "symptom",
+            },
+        ],
+    )
+    retriever = ScriptedRetriever(
+        {"q1": ["a", "z"], "q2": ["z", "y", "b"], "q3": ["a", "z", "y", "c"], "q4": ["y", "z", "c"]}
+    )
+    report = evaluate_sets(retriever, [retrieval, problems])
+    test = report["sets"]["retrieval"]["by_column"]["test"]["overall"]["hybrid"]
+    assert (test["hit@1"], test["hit@3"]) == (0.5, 1.0)
+    dev = report["sets"]["retrieval"]["by_column"]["dev"]["overall"]["hybrid"]
+    assert dev["recall@3"] == 0.5 and dev["hit@3"] == 1.0  # one of two compared entries
+    assert [m["id"] for m in report["sets"]["retrieval"]["misses"]] == ["r3"]
+    assert report["sets"]["problems"]["misses"] == []  # any gold entry in the top 3 is enough
+    got = {(t["metric"], t["met"]) for t in report["targets"]}
+    assert got == {("hit@1", False), ("hit@3", True)}
+
+
+def test_durations_compare_in_hours() -> None:
+    days = {"gpu": "h100-sxm", "duration": 15, "duration_unit": "days"}
+    assert in_hours(days) == in_hours({"gpu": "h100-sxm", "duration": 360})
+    assert in_hours({"duration": 1, "duration_unit": "months"})["duration_hours"] == 730
+    assert in_hours({"gpus": 8}) == {"gpus": 8}
+
+
+def test_tools_report_columns_and_dev_failures_only() -> None:
+    cases = [
+        CaseResult("a", "q", True, True, [], "dev"),
+        CaseResult("b", "q", False, None, ["tool"], "dev"),
+        CaseResult("c", "q", False, None, ["tool"], "test"),
+    ]
+    report = Report(cases, ("dev", "test")).as_dict()
+    assert report["by_column"]["dev"]["extraction_exact"] == 0.5
+    assert report["by_column"]["test"]["extraction_exact"] == 0.0
+    assert [f["id"] for f in report["failures"]] == ["b"]
+
+
+def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
+    _register_all()
+    result = CliRunner().invoke(app, ["eval", "tools", "--split", "dev", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    dev_rows = [r for r in read_jsonl(ROOT / "eval" / "numeric.jsonl") if r["split"] == "dev"]
+    assert list(report["by_column"]) == ["dev"] and report["cases"] == len(dev_rows)
+
+
+def test_a_question_that_raises_is_a_failed_case_not_the_end(tmp_path: Path) -> None:
+    from assistant.evaluation.tools import evaluate
+
+    path = _write(
+        tmp_path / "numeric.jsonl",
+        [
+            {
+                "id": "v1",
+                "split": "dev",
+                "question": "сколько памяти нужно 70B в FP8",
+                "expect": {
+                    "tool": "vram_inference",
+                    "arguments": {"params_b": 70, "precision": "fp8"},
+                    "missing": [],
+                },
+                "values": {"weights_gb": 70},
+            },
+            {
+                "id": "v2",
+                "split": "dev",
+                "question": "а в FP4?",
+                "after": [None],
+                "expect": {"tool": "vram_inference"},
+            },
+        ],
+    )
+    report = evaluate(path, TOOLBOX, SplitChoice.dev).as_dict()
+    assert report["cases"] == 2 and report["results_correct"] == 1.0
+    assert report["failures"][0]["problems"][0].startswith("исключение")

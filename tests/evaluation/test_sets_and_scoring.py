@@ -1,0 +1,81 @@
+"""Eval rows must name their split; columns, limits per split, means over applicable checks,
+targets, and the decimal comma people read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.errors import CorpusError
+from assistant.evaluation.scoring import Item, fmt, section, summarise, target_text, targets
+from assistant.evaluation.sets import SplitChoice, columns, load, read_jsonl
+from assistant.settings import ROOT
+
+
+def test_every_row_of_every_eval_set_has_a_split_and_a_unique_id() -> None:
+    for path in sorted((ROOT / "eval").glob("*.jsonl")):
+        rows = read_jsonl(path)
+        ids = [r["id"] for r in rows]
+        assert rows and len(ids) == len(set(ids)), path.name
+
+
+def test_a_row_without_split_is_a_corpus_error(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"id": "a", "split": "dev"}\n{"id": "b"}\n', encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        read_jsonl(path)
+    assert "«b»" in str(err.value) and "split" in str(err.value)
+
+
+def test_columns_and_limit_per_split(tmp_path: Path) -> None:
+    rows = [{"id": f"r{i}", "split": "dev" if i % 3 else "test"} for i in range(9)]
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert columns(SplitChoice.both) == ("dev", "test")
+    assert columns(SplitChoice.all) == ("all",)
+    assert {r["split"] for r in load(path, SplitChoice.test)} == {"test"}
+    limited = load(path, SplitChoice.both, limit=2)
+    assert [r["split"] for r in limited].count("dev") == 2
+    assert [r["split"] for r in limited].count("test") == 2
+
+
+def test_a_metric_is_the_mean_over_rows_where_its_check_applies() -> None:
+    items = [
+        Item("a", "dev", "x", {"hit": True, "all_of": None}),
+        Item("b", "dev", "x", {"hit": False, "all_of": True}, {"id": "b"}),
+        Item("c", "test", "y", {"hit": True, "all_of": None}, {"id": "c"}),
+    ]
+    dev = summarise(items, "dev")
+    assert dev == {"n": 2, "hit": 0.5, "all_of": 1.0, "all_of_n": 1}
+    assert summarise(items, "all")["hit"] == round(2 / 3, 4)
+    data = section(items, ("dev", "test"), category_check="hit")
+    assert data["misses"] == [{"id": "b"}]  # c is a test row
+    assert data["categories"]["test"] == {"y": {"n": 1, "hit": 1.0}}
+
+
+def test_targets_read_the_test_column_only() -> None:
+    report = {
+        "problems": {"dev": {"citation_hit@3": 1.0}, "test": {"citation_hit@3": 0.85}},
+        "robustness": {"dev": {"answered": 1.0}},
+    }
+    got = targets(report)
+    assert got == [
+        {
+            "section": "problems",
+            "metric": "citation_hit@3",
+            "minimum": 0.9,
+            "test": 0.85,
+            "met": False,
+        }
+    ]
+
+
+def test_figures_use_a_decimal_comma() -> None:
+    assert fmt(0.91234) == "0,912"
+    assert fmt(None) == "—"
+    from assistant.evaluation.scoring import target_for
+
+    assert target_text(target_for("numeric", "exact"), 0.97) == "≥ 0,95 ✓"
+    assert target_text(target_for("numeric", "exact"), None) == "≥ 0,95"

@@ -1,0 +1,69 @@
+"""The first stage: one message read once into an immutable ParsedMessage."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from assistant.corpus.glossary import Glossary
+from assistant.parsing.message import Reader
+from assistant.search.retrieval import AliasMatcher
+from tests.helpers import CATALOG, read
+
+
+def test_everything_later_stages_need_is_read_once() -> None:
+    m = read("Сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k на двух H100?")
+    assert m.words[:3] == ("сколько", "памяти", "нужно")
+    assert "память" in m.lemmas and "сколько" not in m.lemmas  # stop words dropped
+    assert m.tokens.folded.startswith("сколько памяти") and not m.tokens.folded.endswith("?")
+    assert "2 h100" in m.normalised  # number words as digits
+    q = m.quantities.params
+    assert (q["model"], q["precision"], q["context_tokens"]) == ("llama-3-70b", "fp8", 32768)
+    assert (q["gpu"], q["gpus"]) == ("h100-sxm", 2)
+    assert m.models == ("llama-3-70b",) and m.gpus == ("h100-sxm",)
+    assert m.numbers == (3.0, 70.0, 8.0, 32.0, 100.0)
+    assert "vram" in m.quantities.intents and m.quantities.request
+
+
+def test_every_named_gpu_and_model_in_order() -> None:
+    m = read("что лучше для Qwen 2.5 72B и Llama 3 8B: H200 или B200?")
+    assert m.gpus == ("h200", "b200")
+    assert m.models == ("qwen2.5-72b", "llama-3-8b")
+
+
+def test_the_parsed_message_cannot_be_changed() -> None:
+    m = read("сколько памяти нужно 70B в FP8")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.text = "другой вопрос"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        m.quantities.params["precision"] = "bf16"  # type: ignore[index]
+
+
+def test_signals_and_the_defined_term_are_read_with_the_message() -> None:
+    m = read("Что такое TPU?")
+    assert m.signals.defined_term == "TPU" and m.term is not None and m.term.words == ("tpu",)
+    thanks = read("Спасибо!")
+    assert thanks.signals.greeting and thanks.signals.thanks
+    assert read("а в FP8?").signals.continues and not read("FP8 в чём?").signals.continues
+
+
+def test_a_bare_size_is_kept_for_a_memory_follow_up() -> None:
+    m = read("а для 32k?")
+    assert "context_tokens" not in m.quantities.params  # no «контекст», no «токенов»
+    assert m.bare_context is not None and m.bare_context.params["context_tokens"] == 32768
+    assert m.pieces == 3
+
+
+def test_a_year_is_a_year() -> None:
+    m = read("сколько стоит 8 H100 на неделю, если цены как в 2024 году")
+    assert m.years == (2024,)
+    assert read("контекст 2048 токенов").years == ()
+    assert read("сервер за 2000 $ в месяц").years == ()
+
+
+def test_glossary_terms_are_matched_when_the_reader_knows_the_glossary(glossary: Glossary) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))
+    m = reader.read("чем NVLink отличается от PCIe Gen5?")
+    assert {"nvlink", "pcie-gen5"} <= set(m.terms)
+    assert read("чем NVLink отличается от PCIe Gen5?").terms == {}  # the calculators' reader
