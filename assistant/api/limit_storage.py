@@ -59,10 +59,13 @@ class PostgresStorage(Storage, SlidingWindowCounterSupport, TimestampedSlidingWi
             kwargs={"autocommit": True},
             open=True,
             name="rate-limits",
+            timeout=2.0,  # a request waits at most this long for a connection, then goes through
         )
         self._purged = time.monotonic()
         self._purge_lock = threading.Lock()
-        self._create_table()
+        self._table = False
+        with contextlib.suppress(Exception):  # unreachable now: created on first use instead
+            self._create_table()
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -74,10 +77,13 @@ class PostgresStorage(Storage, SlidingWindowCounterSupport, TimestampedSlidingWi
         import psycopg
 
         # another replica may create it at the same moment
-        with contextlib.suppress(psycopg.errors.UniqueViolation):
-            self._execute(_CREATE)
+        with self.pool.connection() as conn, contextlib.suppress(psycopg.errors.UniqueViolation):
+            conn.execute(_CREATE)
+        self._table = True
 
     def _execute(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        if not self._table:
+            self._create_table()
         with self.pool.connection() as conn:
             cursor = conn.execute(sql, params or {})
             return cursor.fetchone() if cursor.description else None

@@ -131,6 +131,25 @@ def test_serve_passes_the_trusted_proxies_to_uvicorn(settings: Any) -> None:
     assert proxied.forwarded_allow_ips == ["10.0.0.0/8", "127.0.0.1"]
 
 
+def test_an_unreachable_counter_store_lets_requests_through(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The limiter must not take the service down with its database: requests pass, logged,
+    within the pool's 2 s connection timeout (port 9 on loopback: nothing listens)."""
+    import time
+
+    from assistant.api.limits import Rule, build_limiter
+
+    limiter = build_limiter("postgresql://nobody@127.0.0.1:9/none", {"chat": Rule(1)})
+    try:
+        start = time.monotonic()
+        assert [limiter.retry_after("chat", "ip:203.0.113.1") for _ in range(2)] == [0, 0]
+        assert time.monotonic() - start < 10
+    finally:
+        limiter.close()
+    assert "rate-limit storage failed" in caplog.text
+
+
 # --- PostgreSQL: the counters every replica shares --------------------------------------------
 
 needs_pg = pytest.mark.skipif(
