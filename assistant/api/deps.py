@@ -2,8 +2,9 @@
 
 `create_app` stores one `ApiContext` on `app.state.context`; routes declare what they use:
 
-    async def chat(body: ChatRequest, service: ServiceDep, limiter: LimiterDep) -> …
-        await limiter.check("chat", *client_keys(request, body.session_id))
+    async def chat(body: ChatRequest, request: Request, service: ServiceDep,
+                   limiter: LimiterDep) -> …:
+        await limiter.check("chat", *client_keys(request, body.session_id))  # or 429
 
 Tests and new routers reach the same objects with `context_of(app)`.
 """
