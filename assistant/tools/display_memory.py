@@ -23,8 +23,6 @@ from assistant.tools.display_text import (
     precision,
     tokens,
 )
-from assistant.tools.memory import InferenceInput
-from assistant.tools.registry import get_tool
 from assistant.tools.units import plural
 
 
@@ -43,15 +41,6 @@ def _of_whom(f: Facts) -> str:
     return "м" + text[1:].replace("Модель", "одели", 1) if text.startswith("Модель") else text
 
 
-def parts_source(f: Facts) -> Facts:
-    """Where weights and KV cache are read: the result itself, or — gpu_fit reports only the
-    total — the inference calculator run on the same inputs (the display computes nothing)."""
-    if f.value("weights_gb") is not None or f.tool != "gpu_fit" or f.arg("required_gb"):
-        return f
-    keep = {k: v for k, v in f.result.inputs.items() if k in InferenceInput.model_fields}
-    return Facts(get_tool("vram_inference").run(keep, f.catalog), f.stated, f.catalog)
-
-
 def total(f: Facts) -> tuple[float | None, float | None]:
     lo = f.value("total_low_gb") or f.value("need_low_gb")
     hi = f.value("total_high_gb") or f.value("need_high_gb")
@@ -60,11 +49,11 @@ def total(f: Facts) -> tuple[float | None, float | None]:
 
 def memory_rows(f: Facts) -> list[DisplayRow]:
     """Веса / KV-кэш / Запас 10–30 % / Итого — only the parts the result (or source) has."""
-    parts = parts_source(f)
+    parts = f  # vram_inference and gpu_fit both report weights, KV cache and overhead
     w, kv = parts.value("weights_gb"), parts.value("kv_cache_gb") or 0.0
     lo, hi = total(f)
     rows: list[DisplayRow] = []
-    if w is not None:
+    if w:  # KV cache from an architecture alone has no weights row
         rows.append(DisplayRow(label="Веса", value=f.gb(w), note=_weights_note(parts)))
     if kv:
         rows.append(DisplayRow(label="KV-кэш", value=f.gb(kv), note=_kv_note(f)))
@@ -220,9 +209,10 @@ def _options_table(
         n = int(o.get("gpus_needed") or 0)
         tight = need_low is not None and float(o["memory_gb"]) >= need_low
         fits = "да" if n == 1 else "впритык" if tight else "нет"
-        rows.append(
-            [gpu_name(str(o.get("gpu", "")), catalog), gb(float(o["memory_gb"])), num(n), fits]
-        )
+        name = gpu_name(str(o.get("gpu", "")), catalog)
+        if o.get("offered") is False:
+            name += " (не предлагаем)"
+        rows.append([name, gb(float(o["memory_gb"])), num(n), fits])
     return DisplayTable(
         caption="Варианты GPU", columns=["GPU", "Память", "Нужно GPU", "Поместится?"], rows=rows
     )

@@ -25,21 +25,37 @@ server price carried into a follow-up that changes the GPU count is split per GP
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from assistant.corpus.catalog import Catalog
+from assistant.errors import ToolInputError
 from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
+from assistant.tools.limits import explain, out_of_range
 from assistant.tools.registry import get_tool
 from assistant.tools.render import answer_text
 from assistant.tools.slugs import related_slugs
+from assistant.tools.units import gb_text
 
 SIZE = ("model", "params_b")
-QUANTITY = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
+ARCHITECTURE = ("layers", "kv_heads", "head_dim")
+QUANTITY = (
+    "model",
+    "params_b",
+    "price_month",
+    "price_hour",
+    "duration",
+    "context_tokens",
+    "layers",
+    "gpu_memory_gb",
+)
+CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
@@ -51,6 +67,8 @@ QUESTIONS = {
     "price": "По какой цене считать — сколько стоит GPU в месяц или в час? Если хотите, возьму "
     "пример из глоссария: H100 за 2 190 $ в месяц (около 3,00 $ за GPU-час).",
     "precision": "Какая точность — BF16, FP8 или FP4? Если не уверены, посчитаю для BF16.",
+    "gpu_memory": "Сколько памяти у этой карты? Напишите, например, «24 ГБ» — посчитаю, "
+    "поместится ли модель.",
 }
 
 
@@ -65,6 +83,7 @@ class NumericOutcome(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
     related_slugs: list[str] = Field(default_factory=list)
     notes_ru: list[str] = Field(default_factory=list)
+    rejected: str = ""  # Russian: why these values cannot be computed (out of range, bad dates)
     answer_ru: str = ""
 
 
@@ -76,12 +95,16 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
     p, it = ex.params, ex.intents
     if ex.definitional and not ex.request:
         return None
+    if ex.problems:  # a date range that cannot be a rental period
+        return "gpu_cost"
     if _has(p, "price_month", "price_hour") or "cost" in it:
         return "gpu_cost"
     if "training" in it or "method" in p or "sharding" in p:
         return "vram_training"
     if "fit" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return "gpu_fit"
+    if _has(p, *ARCHITECTURE):
+        return _upgrade("vram_inference", p)
     if _has(p, "duration") and not _has(p, *SIZE):
         return "gpu_cost" if prev in (None, "gpu_cost") or _has(p, "gpus", "gpu") else prev
     if "vram" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
@@ -95,7 +118,7 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
 
 def _upgrade(tool: str, p: Mapping[str, Any]) -> str:
     """A follow-up naming GPUs turns a memory question into a fit question."""
-    if tool == "vram_inference" and _has(p, "gpu", "gpus"):
+    if tool == "vram_inference" and _has(p, "gpus", *CARD):
         return "gpu_fit"
     return tool
 
@@ -115,6 +138,12 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
             base.pop(b, None)
         if b in new:
             base.pop(a, None)
+    if "gpu" in new or ("gpu_label" in new and "gpu_memory_gb" not in new):
+        for key in CARD:  # another card: the memory stated for the previous one is not its
+            base.pop(key, None)
+    if _has(new, *SIZE):  # another model: its own architecture
+        for key in ARCHITECTURE:
+            base.pop(key, None)
     return {**base, **new}
 
 
@@ -131,15 +160,18 @@ def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> b
 def _short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
     if not carried.get("tool"):
         return False
-    return message.signals.continues or message.pieces <= SHORT_FOLLOW_UP_WORDS
+    return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
 
 
 def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
     """A quantity to compute with, an explicit request, an egress question, or a short follow-up
-    that changes a carried parameter; otherwise a term question («как …», «что даёт …»)."""
+    that changes a carried parameter or asks the carried calculation something new («а какие
+    карты подойдут?», «а сколько из этого запас?»); otherwise a term question («как …»)."""
     if _has(ex.params, *QUANTITY) or ex.request or ex.params.get("egress"):
         return True
-    return _short_follow_up(message, carried) and bool(ex.params)
+    if ex.problems:
+        return True
+    return _short_follow_up(message, carried) and bool(ex.params or ex.intents)
 
 
 def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
@@ -153,13 +185,24 @@ def arguments_for(tool: str, merged: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in merged.items() if k in fields}
 
 
-def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Catalog) -> list[str]:
+def missing_for(
+    tool: str,
+    args: dict[str, Any],
+    price_asked: bool,
+    catalog: Catalog,
+    merged: dict[str, Any],
+    ex: Extraction | None = None,
+) -> list[str]:
     out: list[str] = []
     sized = tool in ("vram_inference", "gpu_fit", "vram_training")
-    if sized and not _has(args, *SIZE, "required_gb"):
+    architecture = tool != "vram_training" and all(k in args for k in ARCHITECTURE)
+    if sized and not _has(args, *SIZE, "required_gb") and not architecture:
         out.append("params_b")
-    if tool == "gpu_fit" and "gpus" in args and "gpu" not in args:
-        out.append("gpu")
+    card = _has(args, "gpu", "gpu_memory_gb")
+    if tool == "gpu_fit" and "gpu_label" in merged and not card:
+        out.append("gpu_memory")
+    elif tool == "gpu_fit" and not card and _verdict_for_many(args, ex):
+        out.append("gpu")  # «поместится ли 70B на 2 карты?» — на каких?
     if tool == "gpu_cost" and not _has(args, "price_month", "price_hour"):
         example = args.get("gpu") and catalog.prices.example_month(args["gpu"])
         if not example and (price_asked or not _has(args, "duration", "egress")):
@@ -168,9 +211,17 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Cat
         tool in ("vram_inference", "gpu_fit")
         and "precision" not in args
         and "required_gb" not in args
+        and not (architecture and not _has(args, *SIZE))
     ):
         out.append("precision")
     return out
+
+
+def _verdict_for_many(args: dict[str, Any], ex: Extraction | None) -> bool:
+    """«Поместится ли … на 2 карты?» asks a verdict that needs the card; «сколько весов на
+    каждую?» does not."""
+    many = int(args.get("gpus") or 1) > 1
+    return many and ex is not None and ex.verdict and not ex.per_card
 
 
 def solve(
@@ -188,12 +239,31 @@ def solve(
     if tool == "vram_inference" and "gpus" in merged and "gpus" in ex.params:
         tool = "gpu_fit"
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
-    return _outcome(tool, merged, ex, price_asked, catalog)
+    return _outcome(tool, merged, ex, price_asked, catalog, carried)
+
+
+_BARE_COUNT = re.compile(
+    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
+)
+
+
+def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count."""
+    if "gpus" in ex.params or not _short_follow_up(message, carried):
+        return ex
+    if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
+        return ex
+    m = _BARE_COUNT.search(message.normalised)
+    if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
+        return ex
+    n = int(m.group(1)) if m.group(1).isdigit() else 1
+    gpus = Extraction(params=MappingProxyType({"gpus": n}))
+    return ex.merged(gpus)
 
 
 def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
     """«а для 32k?»: after a memory question a bare «32k» is the context length."""
-    ex = message.quantities
+    ex = _with_bare_count(message, carried, message.quantities)
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params
@@ -205,11 +275,22 @@ def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extra
 
 
 def _outcome(
-    tool: str, merged: dict[str, Any], ex: Extraction, price_asked: bool, catalog: Catalog
+    tool: str,
+    merged: dict[str, Any],
+    ex: Extraction,
+    price_asked: bool,
+    catalog: Catalog,
+    carried: dict[str, Any],
 ) -> NumericOutcome:
     args = arguments_for(tool, merged)
-    missing = missing_for(tool, args, price_asked, catalog)
-    results = _results(tool, args, missing, ex, catalog)
+    missing = missing_for(tool, args, price_asked, catalog, merged, ex)
+    rejected = (ex.problems[0] if ex.problems else "") or out_of_range(args) or ""
+    try:
+        results = [] if rejected else _results(tool, args, missing, ex, catalog)
+    except ToolInputError as e:  # what the limits above do not foresee (an unknown model…)
+        rejected, results = explain(e.user_message), []
+    if rejected:
+        return _rejected(tool, args, rejected, carried, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
         tool=tool,
@@ -220,10 +301,36 @@ def _outcome(
         results=results,
         params={**merged, "tool": tool, **({"price_asked": True} if price_asked else {})},
         related_slugs=related_slugs(tool, args, catalog),
-        notes_ru=list(ex.notes),
+        notes_ru=[*ex.notes, *_card_note(tool, merged, args)],
     )
     outcome.answer_ru = answer_text(outcome, catalog)
     return outcome
+
+
+def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[str]:
+    """«RTX A5000 — не из каталога FullGPU, считаем по указанной памяти: 24 ГБ»."""
+    label, memory = merged.get("gpu_label"), args.get("gpu_memory_gb")
+    if tool != "gpu_fit" or not label or memory is None:
+        return []
+    return [f"{label} — не из каталога FullGPU, считаем по указанной памяти: {gb_text(memory)}"]
+
+
+def _rejected(
+    tool: str, args: dict[str, Any], text: str, carried: dict[str, Any], catalog: Catalog
+) -> NumericOutcome:
+    """Values no calculator can use: the explanation is the answer; the conversation keeps
+    what it had before, so «а на 5 лет?» after «на 500 лет» still knows the GPU."""
+    if not text.startswith("Посчитать не получится"):
+        text = f"Посчитать не получится: {text}."
+    return NumericOutcome(
+        is_numeric=True,
+        tool=tool,
+        arguments=args,
+        rejected=text,
+        params=carried,
+        related_slugs=related_slugs(tool, {}, catalog),
+        answer_ru=text,
+    )
 
 
 def _results(
@@ -237,4 +344,6 @@ def _results(
     more = ex.params.get("compare_precisions") or []
     if "precision" in t.input_model.model_fields and len(more) > 1:
         return [t.run({**args, "precision": p}, catalog) for p in more]
+    if tool == "gpu_fit" and args.get("gpu") in ex.gpus and len(ex.gpus) > 1:  # «L40S или H100?»
+        return [t.run({**args, "gpu": g}, catalog) for g in ex.gpus]
     return [t.run(args, catalog)]
