@@ -108,12 +108,14 @@ _RENT = r"(?: (?:аренды|работы|обучения|инференса))
 _BARE = [
     ("hours", r"(?:за|на|в течение) час\b"),
     ("days", rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}"),
-    ("weeks", rf"{_ONE} недел[юяи]\b|недел[яю]{_RENT}"),
+    ("weeks", rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}"),
     ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^месяц\b"),
     ("years", rf"{_ONE} года?\b|год{_RENT}"),
 ]
 # Halves written as one word: «полгода» = 6 months, «полмесяца» = 0,5 month, «полдня» = 12 hours
 _HALVES = (
+    (r"(?:на|за|в течение|весь|целый) квартал\w*", 3, "months"),
+    (r"(?:на|за) выходные", 2, "days"),
     (r"пол ?года", 6, "months"),
     (r"пол ?месяца", 0.5, "months"),
     (r"пол ?недели", 0.5, "weeks"),
@@ -135,6 +137,13 @@ def duration(t: str, out: Found) -> None:
             duration=signed(t, m.start(1), clean(float(m.group(1)))), duration_unit="hours"
         )
         return
+    m = re.search(rf"(?<![\w.]){NUM} ?квартал\w*", t)
+    if m:  # a quarter is three months
+        months = signed(t, m.start(1), clean(float(m.group(1)) * 3))
+        out.params.update(duration=months, duration_unit="months")
+        return
+    if _compound(t, out):
+        return
     for unit, words in _DURATIONS:
         m = re.search(rf"(?<![\w.]){NUM} ?(?:{words})(?![\w])", t)
         if m and not _is_per(t, m.start()):
@@ -148,6 +157,33 @@ def duration(t: str, out: Found) -> None:
         if re.search(rf"(?<![\w]){pattern}", t):
             out.params.update(duration=1, duration_unit=unit)
             return
+
+
+_UNIT_HOURS = {"hours": 1, "days": 24, "weeks": 168}
+_PART = (
+    rf"{NUM} ?(?:(?P<weeks>недел\w*|weeks?)|(?P<days>сут\w*|дн\w*|день|days?)|"
+    rf"(?P<hours>час\w*|ч\b|hours?))"
+)
+_ANY = rf"{NUM} ?(?:недел\w*|weeks?|сут\w*|дн\w*|день|days?|час\w*|ч\b|hours?)"
+_COMPOUND = re.compile(rf"(?<![\w.]){_ANY}(?:(?:,| и| плюс| \+) {_ANY})+(?![\w])")
+_ONE_UNIT = re.compile(r"(?<![\w])(на|в течение) (недел[юя]|сутки|день)(?= (?:и|плюс|\+) \d)")
+
+
+def _compound(t: str, out: Found) -> bool:
+    """«2 недели и 3 дня», «на неделю и два дня», «1 день и 12 часов» → the sum, in days when
+    whole days, else hours."""
+    m = _COMPOUND.search(_ONE_UNIT.sub(r"\1 1 \2", t))
+    if m is None:
+        return False
+    parts = re.finditer(_PART, m.group(0))
+    hours = sum(
+        float(p.group(1)) * _UNIT_HOURS[next(u for u in _UNIT_HOURS if p.group(u))] for p in parts
+    )
+    if hours % 24 == 0:
+        out.params.update(duration=clean(hours / 24), duration_unit="days")
+    else:
+        out.params.update(duration=clean(hours), duration_unit="hours")
+    return True
 
 
 def _rate_of_one(t: str, m: re.Match[str]) -> bool:
@@ -187,10 +223,12 @@ _SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
 
 def context(t: str, out: Found) -> None:
     patterns = [
-        rf"(?:контекст\w*|context|ctx|окн\w*|длин\w* контекст\w*)(?: \w+){{0,2}}? ?"
+        rf"(?:контекст\w*|context|ctx|seq(?:uence)?(?:[ _]len\w*)?|окн\w*|длин\w* контекст\w*)"
+        rf"(?: \w+){{0,2}}? ?"
         rf"(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
         rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?!\w)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
         rf"{NUM} ?(k)\b ?(?:контекст\w*|context)",
+        rf"(?:запрос\w*|пользовател\w*|сесси\w*) по {NUM} ?{_SUFFIX}",  # «8 запросов по 8k»
     ]
     for p in patterns:
         m = re.search(p, t)

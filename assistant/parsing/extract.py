@@ -184,7 +184,12 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
     )
-    if m:
+    tp = re.search(
+        r"(?<![\w])(?:tp|tensor[ -]?parallel\w*(?: size)?)\s*[=:]?\s*(\d{1,5})(?![\w.])", t
+    )
+    if tp:  # «при TP=4»: the tensor-parallel size is the GPU count
+        out.params["gpus"] = count(tp.group(1))
+    elif m:
         out.params["gpus"] = signed(t, m.start(1), count(m.group(1)))
     elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|карточн\w*)[ -]?сервер\w*", t):
         out.params["gpus"] = 8
@@ -261,7 +266,7 @@ def extract_normalised(
     if len(named) > 1:  # «L40S или H100»: the first one named leads
         out.params["gpu"] = named[0]
     t = unknown_gpu(t, out)
-    gpu_memory(t, out)
+    gpu_memory(t, out, verdict=intent.verdict(t))
     _gpu_version(out, catalog)
     t = _model(padded, t, out, catalog)
     _precisions(t, out)

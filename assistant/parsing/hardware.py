@@ -51,9 +51,13 @@ def unknown_gpu(t: str, out: Found) -> str:
     return t[: m.start()] + UNKNOWN_MARK + t[m.end() :]
 
 
-def gpu_memory(t: str, out: Found) -> None:
+# «24 ГБ видеопамяти хватит?»: memory one has, only in a question whether something fits
+_HAVE = rf"{NUM} ?{_GB} (?:видео)?(?:памяти|vram)(?! (?:нужно|надо|нужны|требуется|потребуется))"
+
+
+def gpu_memory(t: str, out: Found, verdict: bool = False) -> None:
     """«A6000 на 48 ГБ», «карта с 12 ГБ», «по 24 ГБ», «у неё 24 ГБ» → params["gpu_memory_gb"]."""
-    for pattern in _MEMORY:
+    for pattern in (*_MEMORY, *((_HAVE,) if verdict else ())):
         m = re.search(pattern, t)
         if m:
             out.params["gpu_memory_gb"] = clean(float(m.group(1)))

@@ -34,15 +34,21 @@ _WEEKDAYS = (
 )
 _WEEKDAY = r"(понедельник\w*|вторник\w*|сред[уы]|четверг\w*|пятниц\w*|суббот\w*|воскресень\w*)"
 _TO = r"(?:по|до|-)"
+_FROM = r"(?:[сc]о?|начиная с)"  # a Latin «c» typed for «с» too
+_ORD = r"(?:-?(?:го|е|ое|ого|й))?"  # «с 10-го по 24-е июня»
 _DAY_RANGE = re.compile(
-    rf"(?<![\w.])с (\d{{1,2}})(?: {_MONTH_WORD})?(?: {_YEAR})?(?: г\.?| года)? {_TO} "
-    rf"(\d{{1,2}}) {_MONTH_WORD}(?: {_YEAR}(?: г\.?| года| году)?)?(?![\w.])"
+    rf"(?<![\w.]){_FROM} (\d{{1,2}}){_ORD}(?: {_MONTH_WORD})?(?: {_YEAR})?(?: г\.?| года)? "
+    rf"{_TO} (\d{{1,2}}){_ORD} {_MONTH_WORD}(?: {_YEAR}(?: г\.?| года| году)?)?(?![\w.])"
+)
+# «10–24 июня» (normalised to «10-24 июня»): a range without «с … по»
+_DASH_RANGE = re.compile(
+    rf"(?<![\w.,-])(\d{{1,2}}) ?- ?(\d{{1,2}}) {_MONTH_WORD}(?: {_YEAR}(?: г\.?| года)?)?(?![\w.])"
 )
 _NUMERIC_RANGE = re.compile(
-    r"(?<![\w.])с (\d{1,2})\.(\d{1,2})(?:\.(\d{2}|\d{4}))? "
+    rf"(?<![\w.]){_FROM} (\d{{1,2}})\.(\d{{1,2}})(?:\.(\d{{2}}|\d{{4}}))? "
     rf"{_TO} (\d{{1,2}})\.(\d{{1,2}})(?:\.(\d{{2}}|\d{{4}}))?(?![\w.])"
 )
-_WEEKDAY_RANGE = re.compile(rf"(?<![\w])с {_WEEKDAY} {_TO} {_WEEKDAY}(?![\w])")
+_WEEKDAY_RANGE = re.compile(rf"(?<![\w]){_FROM} {_WEEKDAY} {_TO} {_WEEKDAY}(?![\w])")
 _WHOLE_YEAR = re.compile(
     rf"(?<![\w])(?:на |в течение )?(?:весь|целый|всего|целого) {_YEAR} ?(?:год\w*|г\.?)?(?![\w])"
 )
@@ -103,6 +109,13 @@ def _day_range(m: re.Match[str]) -> Period:
     return _between((start_year, sm, int(sd)), (end_year, em, int(ed)), m.span())
 
 
+def _dash_range(m: re.Match[str]) -> Period:
+    sd, ed, mw, y = m.groups()
+    year = int(y) if y else date.today().year
+    month = _month(mw)
+    return _between((year, month, int(sd)), (year, month, int(ed)), m.span())
+
+
 def _numeric_range(m: re.Match[str]) -> Period:
     sd, sm, sy, ed, em, ey = m.groups()
     start_year = _year(sy, 0) or None
@@ -121,6 +134,7 @@ def period(t: str) -> Period | None:
     for pattern, read in (
         (_DAY_RANGE, _day_range),
         (_NUMERIC_RANGE, _numeric_range),
+        (_DASH_RANGE, _dash_range),
     ):
         m = pattern.search(t)
         if m:

@@ -144,6 +144,9 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
     if _has(new, *SIZE):  # another model: its own architecture
         for key in ARCHITECTURE:
             base.pop(key, None)
+    architecture_only = all(k in base for k in ARCHITECTURE) and not _has(base, *SIZE)
+    if architecture_only and "precision" in new and not _has(new, *SIZE):
+        new["kv_precision"] = new.pop("precision")  # «а в FP8?» about a cache: the cache's
     return {**base, **new}
 
 
@@ -236,10 +239,12 @@ def solve(
     tool = choose_tool(ex, None if fresh else carried.get("tool"), merged)
     if tool is None:
         return NumericOutcome(is_numeric=False, params=carried)
+    if tool == "gpu_cost" and "gpus" not in ex.params and _SO_MANY.search(message.normalised):
+        merged["gpus"] = merged.get("gpus_advised") or merged.get("gpus") or 1
     if tool == "vram_inference" and "gpus" in merged and "gpus" in ex.params:
         tool = "gpu_fit"
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
-    return _outcome(tool, merged, ex, price_asked, catalog, carried)
+    return _outcome(tool, merged, ex, price_asked, catalog)
 
 
 _BARE_COUNT = re.compile(
@@ -261,9 +266,25 @@ def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extrac
     return ex.merged(gpus)
 
 
+_BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
+
+
+def _with_bare_memory(
+    message: ParsedMessage, carried: dict[str, Any], ex: Extraction
+) -> Extraction:
+    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory."""
+    if "gpu_label" not in carried or "gpu_memory_gb" in carried or "gpu_memory_gb" in ex.params:
+        return ex
+    m = _BARE_MEMORY.search(message.normalised)
+    if m is None or not _short_follow_up(message, carried):
+        return ex
+    return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
+
+
 def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
     """«а для 32k?»: after a memory question a bare «32k» is the context length."""
     ex = _with_bare_count(message, carried, message.quantities)
+    ex = _with_bare_memory(message, carried, ex)
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params
@@ -280,7 +301,6 @@ def _outcome(
     ex: Extraction,
     price_asked: bool,
     catalog: Catalog,
-    carried: dict[str, Any],
 ) -> NumericOutcome:
     args = arguments_for(tool, merged)
     missing = missing_for(tool, args, price_asked, catalog, merged, ex)
@@ -290,7 +310,7 @@ def _outcome(
     except ToolInputError as e:  # what the limits above do not foresee (an unknown model…)
         rejected, results = explain(e.user_message), []
     if rejected:
-        return _rejected(tool, args, rejected, carried, catalog)
+        return _rejected(tool, args, rejected, merged, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
         tool=tool,
@@ -299,12 +319,32 @@ def _outcome(
         clarify_question=QUESTIONS[missing[0]] if missing else None,
         defaults=results[0].defaults if results else [],
         results=results,
-        params={**merged, "tool": tool, **({"price_asked": True} if price_asked else {})},
+        params={
+            **merged,
+            "tool": tool,
+            **({"price_asked": True} if price_asked else {}),
+            **_advised(results),
+        },
         related_slugs=related_slugs(tool, args, catalog),
         notes_ru=[*ex.notes, *_card_note(tool, merged, args)],
     )
     outcome.answer_ru = answer_text(outcome, catalog)
     return outcome
+
+
+# «сколько будет стоить столько карт?» after «сколько H100 нужно …» — the count advised
+_SO_MANY = re.compile(
+    r"(?<!\w)(?:столько|эти|все эти|нужное число|нужное количество) ?(?:карт|gpu|гпу|штук)"
+)
+
+
+def _advised(results: list[ToolResult]) -> dict[str, Any]:
+    """The GPU count a fit advised, for a cost follow-up about «столько карт»."""
+    if len(results) == 1 and results[0].tool == "gpu_fit":
+        needed = results[0].values.get("gpus_needed")
+        if isinstance(needed, int):
+            return {"gpus_advised": needed}
+    return {}
 
 
 def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[str]:
@@ -315,11 +355,23 @@ def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[
     return [f"{label} — не из каталога FullGPU, считаем по указанной памяти: {gb_text(memory)}"]
 
 
+def _sane(merged: dict[str, Any]) -> dict[str, Any]:
+    """The parameters without the values out of range: «а на 5 лет?» after «на 500 лет»
+    still knows the GPU."""
+    out = dict(merged)
+    for key, value in merged.items():
+        probe = {key: value}
+        if key == "duration":
+            probe["duration_unit"] = merged.get("duration_unit", "hours")
+        if out_of_range(probe):
+            out.pop(key, None)
+    return out
+
+
 def _rejected(
-    tool: str, args: dict[str, Any], text: str, carried: dict[str, Any], catalog: Catalog
+    tool: str, args: dict[str, Any], text: str, merged: dict[str, Any], catalog: Catalog
 ) -> NumericOutcome:
-    """Values no calculator can use: the explanation is the answer; the conversation keeps
-    what it had before, so «а на 5 лет?» after «на 500 лет» still knows the GPU."""
+    """Values no calculator can use: the explanation is the answer."""
     if not text.startswith("Посчитать не получится"):
         text = f"Посчитать не получится: {text}."
     return NumericOutcome(
@@ -327,7 +379,7 @@ def _rejected(
         tool=tool,
         arguments=args,
         rejected=text,
-        params=carried,
+        params={**_sane(merged), "tool": tool},
         related_slugs=related_slugs(tool, {}, catalog),
         answer_ru=text,
     )
