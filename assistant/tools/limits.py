@@ -40,7 +40,7 @@ class Limit:
 
 LIMITS: dict[str, Limit] = {
     "params_b": Limit(
-        "размер модели", MAX_PARAMS_B, "20 000 млрд параметров (20 трлн)", "например, 70B"
+        "размер модели", MAX_PARAMS_B, "20 трлн параметров", "например, 70B"
     ),
     "context_tokens": Limit(
         "контекст", MAX_CONTEXT, "10 млн токенов", "например, «контекст 32k»", zero_ok=True
@@ -58,11 +58,13 @@ LIMITS: dict[str, Limit] = {
 }
 
 
+def _huge(value: float) -> bool:
+    return not math.isfinite(value) or abs(value) >= 1e15
+
+
 def _shown(value: float) -> str:
-    """The value as the person wrote it, or a phrase when it is too long to repeat."""
-    if not math.isfinite(value) or abs(value) >= 1e15:
-        return "— число длиной в десятки цифр —"
-    return num(value)
+    """« 500» as the person wrote it, or «: слишком длинное число» when it is too long to repeat."""
+    return ": слишком длинное число" if _huge(value) else f" {num(value)}"
 
 
 def _check(key: str, value: float) -> str | None:
@@ -71,14 +73,14 @@ def _check(key: str, value: float) -> str | None:
         return f"{limit.label} не число. Напишите число цифрами, {limit.example}."
     if value < 0:
         return (
-            f"{limit.label} {_shown(value)} — отрицательное значение, такого не бывает. "
+            f"{limit.label}{_shown(value)} — отрицательное значение, такого не бывает. "
             f"Напишите его без минуса, {limit.example}."
         )
     if value == 0 and not limit.zero_ok:
         return f"{limit.label} 0 — посчитать нечего. Укажите значение больше нуля, {limit.example}."
     if value > limit.top:
         return (
-            f"{limit.label} {_shown(value)} — больше предела калькулятора "
+            f"{limit.label}{_shown(value)} — больше предела калькулятора "
             f"({limit.top_text}). Проверьте число, {limit.example}."
         )
     return None
@@ -89,7 +91,7 @@ def _duration(args: Mapping[str, Any]) -> str | None:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return None
     words = UNIT_WORDS.get(unit, UNIT_WORDS["hours"])
-    shown = f"{_shown(value)}{NBSP}{_plural(value, words)}"
+    shown = f"{_shown(value).strip(' :')}{NBSP}{_plural(value, words)}"
     example = "например, «на 3 дня» или «на месяц»"
     if math.isnan(value):
         return f"длительность аренды не число. Напишите её цифрами, {example}."
@@ -98,6 +100,7 @@ def _duration(args: Mapping[str, Any]) -> str | None:
     if value == 0:
         return f"длительность аренды {shown} — платить не за что. Укажите срок, {example}."
     if value * HOURS.get(unit, 1.0) > MAX_HOURS:
+        shown = "— слишком длинное число" if _huge(value) else shown
         return (
             f"длительность аренды {shown} — больше предела калькулятора в 10 лет. "
             f"Укажите срок до 10 лет, {example}."

@@ -25,6 +25,7 @@ server price carried into a follow-up that changes the GPU count is split per GP
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -355,6 +356,10 @@ def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[
     return [f"{label} — не из каталога FullGPU, считаем по указанной памяти: {gb_text(memory)}"]
 
 
+def _infinite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
 def _sane(merged: dict[str, Any]) -> dict[str, Any]:
     """The parameters without the values out of range: «а на 5 лет?» after «на 500 лет»
     still knows the GPU."""
@@ -377,7 +382,7 @@ def _rejected(
     return NumericOutcome(
         is_numeric=True,
         tool=tool,
-        arguments=args,
+        arguments={k: v for k, v in args.items() if not _infinite(v)},  # JSON has no Infinity
         rejected=text,
         params={**_sane(merged), "tool": tool},
         related_slugs=related_slugs(tool, {}, catalog),
