@@ -223,12 +223,13 @@ _SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
 
 def context(t: str, out: Found) -> None:
     patterns = [
+        rf"(?<![\w.]){NUM} ?(k)\b ?(?:контекст\w*|context)",  # «32k контекста» first
         rf"(?:контекст\w*|context|ctx|seq(?:uence)?(?:[ _]len\w*)?|окн\w*|длин\w* контекст\w*)"
-        rf"(?: \w+){{0,2}}? ?"
-        rf"(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
+        rf"(?: \w+\b){{0,2}}? ?"
+        rf"(?:в|на|до|of|=|:)? ?(?<![\w.]){NUM} ?{_SUFFIX}",
         rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?!\w)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
-        rf"{NUM} ?(k)\b ?(?:контекст\w*|context)",
         rf"(?:запрос\w*|пользовател\w*|сесси\w*) по {NUM} ?{_SUFFIX}",  # «8 запросов по 8k»
+        rf"(?:kv|кэш\w*|кеш\w*|cache)(?:[ -]\w+)? (?:на|для) (?<![\w.]){NUM} ?(k|тыс\w*\.?)",
     ]
     for p in patterns:
         m = re.search(p, t)

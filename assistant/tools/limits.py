@@ -39,9 +39,7 @@ class Limit:
 
 
 LIMITS: dict[str, Limit] = {
-    "params_b": Limit(
-        "размер модели", MAX_PARAMS_B, "20 трлн параметров", "например, 70B"
-    ),
+    "params_b": Limit("размер модели", MAX_PARAMS_B, "20 трлн параметров", "например, 70B"),
     "context_tokens": Limit(
         "контекст", MAX_CONTEXT, "10 млн токенов", "например, «контекст 32k»", zero_ok=True
     ),
