@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def index_dir(settings: Settings, retriever) -> Path:
     return settings.index_dir
 
 
-def objects(stdout: str) -> list[dict]:
+def objects(stdout: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stdout.splitlines()]
 
 
