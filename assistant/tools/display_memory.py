@@ -142,7 +142,18 @@ def _fit(f: Facts) -> Body:
         rows.append(DisplayRow(label="Нужно памяти", value=f.span(lo, hi), strong=True))
     options = _options(f)
     gpu, n = f.arg("gpu"), int(f.arg("gpus") or f.value("gpus") or 1)
-    if isinstance(gpu, str) and gpu:
+    stated = f.value("gpu_memory_gb") if f.arg("gpu_memory_gb") else None
+    if stated and not gpu:  # a card outside the catalogue, by the memory the user stated
+        verdict = str(f.result.values.get("verdict", ""))
+        many = f"{n} {plural(n, 'карта', 'карты', 'карт')} по {f.gb(stated)}"
+        card = f"Карта с {f.gb(stated)}" if n == 1 else many
+        rows.append(DisplayRow(label=card, value=_verdict_text(verdict)))
+        needed = int(f.value("gpus_needed") or 0)
+        such = plural(needed, "такая карта", "такие карты", "таких карт")
+        more = f"; с запасом нужно {needed} {such}" if needed > n else ""
+        where = f"карту с {f.gb(stated)}" if n == 1 else many
+        headline = f"{_verdict_text(verdict)} на {where}{more}"
+    elif isinstance(gpu, str) and gpu:
         per_lo, per_hi = f.value("per_gpu_low_gb"), f.value("per_gpu_high_gb")
         if n > 1 and per_lo is not None and per_hi is not None:
             note = "тензорный параллелизм делит веса и KV-кэш поровну"
@@ -154,6 +165,7 @@ def _fit(f: Facts) -> Body:
         headline = _fit_gpu_headline(f, gpu, n, verdict)
     else:
         headline = _fit_catalogue_headline(options, f.catalog)
+        rows += _per_card_rows(f, n)
     need = f.span(lo, hi) if lo is not None and hi is not None else ""
     lead = who(f) if f.arg("required_gb") is None else "Потребность"
     p = f.arg("precision")
@@ -161,6 +173,22 @@ def _fit(f: Facts) -> Body:
         lead += f" в {precision(p)}"
     table = _options_table(options, lo, f.catalog) if options else None
     return Body(headline=f"{lead}: около {need} — {headline}.", rows=rows, table=table)
+
+
+def _per_card_rows(f: Facts, n: int) -> list[DisplayRow]:
+    """«405B в FP8 на 8 картах — сколько весов на каждую?»: the split, no GPU model needed."""
+    weights, lo, hi = (
+        f.value("weights_per_gpu_gb"),
+        f.value("per_gpu_low_gb"),
+        f.value("per_gpu_high_gb"),
+    )
+    if n <= 1 or weights is None or lo is None or hi is None:
+        return []
+    note = "тензорный параллелизм делит веса и KV-кэш поровну"
+    return [
+        DisplayRow(label=f"Веса на каждую из {n}{NBSP}GPU", value=f.gb(weights), note=note),
+        DisplayRow(label="С KV-кэшем и запасом на GPU", value=f.span(lo, hi)),
+    ]
 
 
 def _verdict_text(verdict: str) -> str:
