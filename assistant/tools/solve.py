@@ -317,7 +317,7 @@ def _outcome(
         tool=tool,
         arguments=args,
         missing=missing,
-        clarify_question=QUESTIONS[missing[0]] if missing else None,
+        clarify_question=_question(missing, merged),
         defaults=results[0].defaults if results else [],
         results=results,
         params={
@@ -346,6 +346,19 @@ def _advised(results: list[ToolResult]) -> dict[str, Any]:
         if isinstance(needed, int):
             return {"gpus_advised": needed}
     return {}
+
+
+def _question(missing: list[str], merged: dict[str, Any]) -> str | None:
+    """The one question back; for an unknown card, named: «Сколько памяти у RTX 3060? …»."""
+    if not missing:
+        return None
+    label = merged.get("gpu_label")
+    if missing[0] == "gpu_memory" and label:
+        return (
+            f"{label} нет в каталоге FullGPU. Сколько у этой карты памяти? Напишите, например, "
+            f"«24 ГБ» — посчитаю, поместится ли модель."
+        )
+    return QUESTIONS[missing[0]]
 
 
 def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[str]:
