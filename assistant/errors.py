@@ -11,6 +11,8 @@ AssistantError                      base; every error carries a Russian `user_me
 │   └── MissingParameterError       a required argument is absent (engine asks a question)
 ├── GenerationError                 answer generation failed
 │   ├── LLMUnavailableError         server unreachable, timed out, or circuit open
+│   │   ├── LLMTimeoutError         the whole answer overran ASSISTANT_LLM_TIMEOUT_S
+│   │   └── LLMCircuitOpenError     refused without a call: the circuit breaker is open
 │   └── GroundingError              answer failed citation/number checks
 └── InputError                      user input rejected at an edge (empty, too long…)
 """
@@ -92,6 +94,14 @@ class GenerationError(AssistantError):
 
 class LLMUnavailableError(GenerationError):
     pass
+
+
+class LLMTimeoutError(LLMUnavailableError):
+    """The whole draft took longer than its deadline (a slow server is an unavailable one)."""
+
+
+class LLMCircuitOpenError(LLMUnavailableError):
+    """Recent calls failed: the client refuses at once until the breaker lets a trial through."""
 
 
 class GroundingError(GenerationError):

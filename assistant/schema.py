@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -62,6 +62,26 @@ class Evidence(BaseModel):
     sentences: list[str]
 
 
+# Why the embedded generator answered instead of the LLM: a fixed set of codes (the metric
+# label `assistant_fallbacks_total{reason}`); the free-text detail goes to logs only.
+FallbackReason = Literal[
+    "",  # no fallback
+    "llm_unavailable",  # unreachable, connection broken, stream cut
+    "llm_circuit_open",  # breaker open: not even tried
+    "llm_timeout",  # the whole draft overran ASSISTANT_LLM_TIMEOUT_S
+    "llm_error",  # HTTP error status, malformed answer
+    "grounding_citations",  # marker without a source, entry outside the context, no citation
+    "grounding_numbers",  # a number or name not supported by its cited claim
+    "grounding_tool_result",  # a numeric answer without the calculator's result
+    "unsupported_text",  # prose that does not stand on its sources
+    "echo",  # repeats the prompt's own instructions
+    "degenerate",  # repetition loops, a fake source list
+    "foreign_link",  # a URL no source contains
+    "length",  # too short or too long
+]
+FALLBACK_REASONS: tuple[str, ...] = tuple(r for r in get_args(FallbackReason) if r)
+
+
 class AnswerMeta(BaseModel):
     """Engine-internal facts about an answer; not part of the public JSON object."""
 
@@ -72,7 +92,8 @@ class AnswerMeta(BaseModel):
     confidence: Literal["high", "medium", "low"] = "medium"
     handoff: bool = False  # "передать специалисту": the glossary does not cover it
     handoff_reason: str = ""  # why, in Russian, for the support agent (routing/triage.py)
-    fallback_reason: str = ""  # why the embedded generator answered instead of the LLM
+    fallback_reason: FallbackReason = ""  # why the embedded generator answered, as a code
+    fallback_detail: str = ""  # the same for people reading logs (may quote the draft)
     grounding_violations: int = 0  # caught (and repaired) before the answer left the engine
     latency_ms: float = 0.0
 

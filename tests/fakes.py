@@ -69,6 +69,7 @@ class ScriptedLLM:
         default_factory=lambda: instruction_shingles(ROOT / "prompts")
     )
     asked: list[AnswerContext] = field(default_factory=list)
+    timeouts: list[float | None] = field(default_factory=list)  # what was left of the deadline
     condense_asked: list[str] = field(default_factory=list)
     tools_offered: list[str] = field(default_factory=list)
     _available: bool = True
@@ -84,8 +85,9 @@ class ScriptedLLM:
     def healthy(self) -> bool:
         return self._available
 
-    def generate(self, ctx: AnswerContext) -> str:
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
         self.asked.append(ctx)
+        self.timeouts.append(timeout_s)
         return _next(self.drafts, "draft")
 
     def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:

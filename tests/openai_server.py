@@ -45,7 +45,11 @@ class Reply:
     status: int = 200
     body: Any = None  # raw body instead of a completion: dict → JSON, str/bytes as is
     delay_s: float = 0.0  # before the response headers (time to first byte)
-    chunk_delay_s: float = 0.0  # between SSE chunks
+    # slow drip: the pause between SSE chunks (one token each), or, without `stream`, between
+    # `drip_bytes` pieces of the JSON body (sent with chunked encoding) — a server that keeps
+    # every single read short while the whole answer takes far longer
+    chunk_delay_s: float = 0.0
+    drip_bytes: int = 32
     drop_after: int | None = None  # close the socket after N SSE chunks (0 = before headers)
     finish_reason: str | None = None  # default: "tool_calls" with tool calls, else "stop"
 
@@ -263,24 +267,40 @@ class _Handler(BaseHTTPRequestHandler):
             )
         if request.get("stream"):
             return self._stream(request, reply)
-        self._json(
-            200,
-            {
-                "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": request.get("model", ""),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": _message(reply),
-                        "finish_reason": _finish(reply),
-                        "logprobs": None,
-                    }
-                ],
-                "usage": _usage(request, reply),
-            },
-        )
+        completion = {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.get("model", ""),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": _message(reply),
+                    "finish_reason": _finish(reply),
+                    "logprobs": None,
+                }
+            ],
+            "usage": _usage(request, reply),
+        }
+        if reply.chunk_delay_s > 0:
+            return self._drip(json.dumps(completion, ensure_ascii=False).encode(), reply)
+        self._json(200, completion)
+
+    def _drip(self, data: bytes, reply: Reply) -> None:
+        """Send a JSON body in small chunked pieces with a pause before each but the first."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        size = max(1, reply.drip_bytes)
+        for n, start in enumerate(range(0, len(data), size)):
+            if n and not self._sleep(reply.chunk_delay_s):
+                return self._drop()
+            try:
+                self._write_chunk(data[start : start + size])
+            except OSError:  # the client gave up (its deadline): stop dripping
+                return self._drop()
+        self._write_chunk(b"")
 
     def _stream(self, request: dict[str, Any], reply: Reply) -> None:
         self.send_response(200)
@@ -293,7 +313,10 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._drop()
             if n and not self._sleep(reply.chunk_delay_s):
                 return self._drop()
-            self._write_chunk(f"data: {event}\n\n".encode())
+            try:
+                self._write_chunk(f"data: {event}\n\n".encode())
+            except OSError:  # the client gave up (its deadline): stop dripping
+                return self._drop()
         self._write_chunk(b"")
 
     def _write_chunk(self, data: bytes) -> None:
@@ -334,6 +357,13 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     state: OpenAIServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client hanging up (its deadline, a closed stream) is normal here, not an error."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @contextmanager

@@ -64,8 +64,10 @@ class LLMGenerator(Protocol):
         """Asks the server now (readiness probes)."""
         ...
 
-    def generate(self, ctx: AnswerContext) -> str:
-        """A whole draft; raises GenerationError / LLMUnavailableError like the client."""
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
+        """A whole draft within timeout_s (default: the client's llm_timeout_s); raises
+        GenerationError / LLMUnavailableError (LLMTimeoutError past the deadline) as the
+        client does."""
         ...
 
     def condense(self, message: ParsedMessage, history: list[Turn]) -> str | None:
@@ -110,10 +112,13 @@ class VLLMGenerator:
     routes: frozenset[str] = frozenset({"term", "comparison", "numeric"})
 
     def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
+        from assistant.answer.claims import Lexicon
+
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
         self.instructions = instruction_shingles(prompts_dir)
+        self.lexicon = Lexicon.build()  # finds the headline sentence of a tool result
 
     @property
     def available(self) -> bool:
@@ -131,26 +136,33 @@ class VLLMGenerator:
         return assist.fill_arguments(self.client, self.prompts_dir, tool, message, history)
 
     def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
+        """The stable system prompt first (prefix-cached), the retrieved context last."""
+        from assistant.answer.support import headline_sentence
+
         system = render(self.prompts_dir, "system.j2")
         results = ctx.outcome.results if ctx.outcome else []
+        headlines = [headline_sentence(r.model_dump(), self.lexicon) for r in results]
         user = render(
             self.prompts_dir,
             "answer.j2",
             history=list(ctx.history)[-4:],
-            tool_results=results,
+            tool_results=list(zip(results, headlines, strict=True)),
             entries=ctx.entries,
             question=ctx.question,
             route=ctx.route,
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
-    def generate(self, ctx: AnswerContext) -> str:
-        """Stream from vLLM (bounded wait per chunk) but return the whole draft: the engine
-        verifies it before a single word reaches the user."""
-        return "".join(self.stream(ctx)).strip()
+    def generate(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> str:
+        """Stream from vLLM but return the whole draft: the engine verifies it before a single
+        word reaches the user. timeout_s (default llm_timeout_s) bounds the whole draft."""
+        return "".join(self.stream(ctx, timeout_s=timeout_s)).strip()
 
-    def stream(self, ctx: AnswerContext) -> Iterator[str]:
-        yield from self.client.stream(self.messages(ctx), max_tokens=self.max_tokens)
+    def stream(self, ctx: AnswerContext, *, timeout_s: float | None = None) -> Iterator[str]:
+        """Text deltas of one draft; LLMTimeoutError once timeout_s has passed in total."""
+        yield from self.client.stream(
+            self.messages(ctx), max_tokens=self.max_tokens, timeout_s=timeout_s
+        )
 
 
 def instruction_shingles(prompts_dir: Path) -> set[tuple[str, ...]]:

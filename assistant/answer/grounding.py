@@ -1,4 +1,11 @@
-"""Answer text + citations + sources → violations: phantom citations, ungrounded numbers."""
+"""Answer text + citations + sources → violations: phantom citations, ungrounded numbers.
+
+With claim sources (`Sources.claims`, built by the answer guard) every number must be supported
+by the same claim of a specific cited sentence or tool result (assistant/answer/support.py);
+without them — an answer re-checked from its public fields alone — a number must appear in one
+of the sources. Each violation is a Problem: a code from the fixed set (schema.FallbackReason,
+the metric label) and a Russian detail for logs.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from assistant.schema import Citation
+from assistant.schema import Citation, FallbackReason
+
+if TYPE_CHECKING:
+    from assistant.answer.support import ClaimSources
 
 MARKER = re.compile(r"\[(\d{1,2})\]")  # a citation marker: [1]
 # A standalone number: «2 190», «2190», «3,00», «4.8», «1 344,5» — not part of a word like FP8.
@@ -49,6 +60,14 @@ def _matches(n: Number, allowed: float) -> bool:
     return bool(abs(allowed - n.value) <= tolerance)
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One violation: `code` for metrics and fallback accounting, `detail` for logs."""
+
+    code: FallbackReason
+    detail: str
+
+
 @dataclass
 class Sources:
     """What an answer may rely on: tool results, cited entries, the user's own words."""
@@ -57,6 +76,7 @@ class Sources:
     names: set[str] = field(default_factory=set)  # product names known anywhere in the glossary
     # multi-word names whose digits are not quantities: «Llama 3 70B», «RTX 5090», «Qwen 2.5 7B»
     phrases: tuple[str, ...] = ()
+    claims: ClaimSources | None = None  # claim-level number grounding when present
 
     def add(self, *texts: str) -> None:
         self.texts.extend(t for t in texts if t)
@@ -112,13 +132,66 @@ def citation_problems(
     return problems
 
 
+_GLOSSARY_PATH = re.compile(r"/glossary/([a-z0-9-]+)")
+
+
+def outside_paths(text: str, context: Iterable[str]) -> list[str]:
+    """Glossary pages a draft names that are not in its context (a citation from elsewhere)."""
+    known = set(context)
+    return [m.group(0) for m in _GLOSSARY_PATH.finditer(text) if m.group(1) not in known]
+
+
+def verify(
+    text: str,
+    citations: Sequence[Citation],
+    context: Sequence[str],
+    sources: Sources,
+    *,
+    cited: Sequence[int] | None = None,
+    headline: bool = False,
+) -> list[Problem]:
+    """All violations of an answer; empty means it may leave the engine.
+
+    cited[k - 1]: the context index of the entry marker [k] points to (default: citations in
+    context order); headline: the answer must state the calculator's result."""
+    found = [Problem("grounding_citations", p) for p in citation_problems(text, citations, context)]
+    found += [
+        Problem("grounding_citations", f"статья вне контекста: {p}")
+        for p in outside_paths(text, context)
+    ]
+    claims = sources.claims
+    if claims is None:
+        bad = [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
+    else:
+        from assistant.answer import support
+
+        order = list(cited) if cited is not None else _context_order(citations, context)
+        bad = support.unsupported(text, order, claims)
+        bad += [f"название «{x}» не из источников" for x in unknown_names(text, sources)]
+    found += [Problem("grounding_numbers", p) for p in bad]
+    if headline and claims is not None:
+        from assistant.answer.support import missing_headline
+
+        found += [Problem("grounding_tool_result", p) for p in missing_headline(text, claims)]
+    return found
+
+
+def _context_order(citations: Sequence[Citation], context: Sequence[str]) -> list[int]:
+    index = {slug: i for i, slug in enumerate(context)}
+    return [index.get(c.slug, -1) for c in citations]
+
+
+def unknown_names(text: str, sources: Sources) -> list[str]:
+    """Tokens mixing letters and digits (H300, FP7) that no source or catalogue knows."""
+    names = sources.allowed_names()
+    return [t for t in name_tokens(strip_phrases(text, sources.phrases)) if t not in names]
+
+
 def check(
     text: str, citations: Sequence[Citation], context: Iterable[str], sources: Sources
 ) -> list[str]:
-    """All violations of an answer; empty means it may leave the engine."""
-    found = citation_problems(text, citations, context)
-    found += [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
-    return found
+    """All violations of an answer as Russian details; empty means it may leave the engine."""
+    return [p.detail for p in verify(text, citations, list(context), sources)]
 
 
 def support_ratio(text: str, sources: Sources) -> float:
@@ -156,6 +229,8 @@ def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
 
 _URL = re.compile(r"(?:https?://|www\.)[^\s)\]]+", re.IGNORECASE)
 _SOURCE_LINE = re.compile(r"^\s*\[\d{1,2}\]", re.MULTILINE)
+# a list item or Markdown instead of prose: «- Для RTX 5090: …», «1. …», «## …», «**…**»
+_LAYOUT = re.compile(r"^\s*(?:[-*•]\s|\d{1,2}[.)]\s|#{1,6}\s)|\*\*", re.MULTILINE)
 
 
 def foreign_links(text: str, sources: Sources) -> list[str]:
@@ -165,11 +240,40 @@ def foreign_links(text: str, sources: Sources) -> list[str]:
 
 
 def degenerate(text: str) -> bool:
-    """Repetition loops («— — — —») or a fake source list: typical of a confused model."""
+    """Repetition loops («— — — —»), a fake source list, or list/Markdown layout instead of the
+    prose answers are written in: typical of a confused model."""
     tokens = text.split()
     run = longest = 1
     for a, b in itertools.pairwise(tokens):
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     diverse = len(set(tokens)) >= 0.4 * len(tokens) if len(tokens) >= 20 else True
-    return longest >= 4 or not diverse or bool(_SOURCE_LINE.search(text))
+    layout = bool(_SOURCE_LINE.search(text) or _LAYOUT.search(text))
+    return longest >= 4 or not diverse or layout or _repeats_a_sentence(text)
+
+
+def _repeats_a_sentence(text: str) -> bool:
+    """The same sentence (five words or more) twice: a model going round in circles."""
+    from assistant.search.indexing import split_sentences
+
+    seen: set[str] = set()
+    for sentence in split_sentences(MARKER.sub(" ", text)):
+        key = " ".join(sentence.lower().split())
+        if len(key.split()) >= 5 and key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
+_ENDING = re.compile(r"[.!?…»)\]]\s*$")
+
+
+def cut_off(text: str) -> bool:
+    """A draft that stops mid-sentence (the token limit hit): not an answer to deliver."""
+    return not _ENDING.search(text)
+
+
+def glossary_paths(text: str) -> list[str]:
+    """Glossary page paths written into a draft: sources are shown under the answer, a draft
+    must not carry them («Видеопамять (VRAM) (/glossary/vram) говорит…»)."""
+    return [m.group(0) for m in _GLOSSARY_PATH.finditer(text)]

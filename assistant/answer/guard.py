@@ -1,26 +1,40 @@
 """Answer context → text that may leave the engine: generate, verify, regenerate, fall back.
 
 Every answer passes the same checks whichever generator wrote it: citations only from the
-retrieved context, every number from a tool result, a cited entry or the user's own words; an
-LLM draft must also stand on its sources and must not echo its instructions. A rejected draft is
-regenerated once, then the embedded answer is used and the reason recorded.
+retrieved context, every number supported by the same claim of a cited sentence, a tool result
+or the user's own words (assistant/answer/support.py); a numeric LLM answer must state the
+calculator's result; an LLM draft must also stand on its sources and must not echo its
+instructions. All LLM drafts of one answer share one deadline (ASSISTANT_LLM_TIMEOUT_S). A
+rejected draft is regenerated once if time allows, then the embedded answer is used and the
+reason recorded: a code from a fixed set (AnswerMeta.fallback_reason) plus a detail for logs.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 from assistant.answer import grounding
+from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
+from assistant.answer.grounding import Problem
+from assistant.answer.support import ClaimSources
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
-from assistant.errors import AssistantError, LLMUnavailableError
-from assistant.schema import AnswerMeta, Citation
+from assistant.errors import (
+    AssistantError,
+    LLMCircuitOpenError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+)
+from assistant.schema import Answer, AnswerMeta, Citation, FallbackReason, Turn
 from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
 MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
+REDRAFT_SHARE = 0.25  # a second draft only if this share of the LLM deadline is left
 
 
 class Guard:
@@ -37,6 +51,10 @@ class Guard:
         self.llm = llm
         self.known_names = known_names(glossary, catalog)
         self.name_phrases = name_phrases(catalog)
+        self.glossary = glossary.by_slug()
+        self.lexicon = Lexicon.build(glossary, catalog)
+        for phrase in self.name_phrases:  # «Llama 3»: its digit is part of a name
+            self.lexicon.add(phrase, f"name:{phrase.lower()}", overwrite=False)
 
     def produce(self, ctx: AnswerContext, meta: AnswerMeta) -> tuple[str, list[Citation], str]:
         """(text, citations, generator name) of an answer that passed every check."""
@@ -44,60 +62,99 @@ class Guard:
 
     def sources(self, ctx: AnswerContext) -> grounding.Sources:
         sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
-        sources.add(
-            ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")
-        )
+        user = [ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")]
+        sources.add(*user)
         for entry in ctx.entries:
             sources.add(entry.title, entry.text)
-        if ctx.outcome is not None:
-            for result in ctx.outcome.results:
-                sources.add_json(result.model_dump())
-            sources.add(ctx.outcome.answer_ru)
+        results = [r.model_dump() for r in ctx.outcome.results] if ctx.outcome else []
+        for result in results:
+            sources.add_json(result)
+        tool_text = ctx.outcome.answer_ru if ctx.outcome else ""
+        sources.add(tool_text)
+        sources.claims = ClaimSources.build(self.lexicon, ctx.entries, results, user, [tool_text])
         return sources
+
+    def recheck(
+        self, answer: Answer, history: Sequence[Turn] = (), message: str = ""
+    ) -> list[Problem]:
+        """Re-verify an answer from its public fields alone (citations, tool calls): what an
+        auditor can check after the fact, with the same claim-level rules."""
+        entries = [self.glossary[c.slug] for c in answer.citations if c.slug in self.glossary]
+        sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
+        user = [message, answer.meta.question, *(t.content for t in history if t.role == "user")]
+        sources.add(*user, *(f"{e.title} {e.text}" for e in entries))
+        results = [call.result for call in answer.tool_calls]
+        for result in results:
+            sources.add_json(result)
+        sources.claims = ClaimSources.build(self.lexicon, entries, results, user)
+        order = list(range(len(entries)))
+        context = answer.meta.slugs or [c.slug for c in answer.citations]
+        return grounding.verify(answer.answer, answer.citations, context, sources, cited=order)
 
     def _generate(
         self, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
     ) -> tuple[str, list[Citation], str]:
         llm = self.llm if self.llm is not None and ctx.route in self.llm.routes else None
         if llm is not None and llm.available:
-            for _attempt in range(2):  # one regeneration, then the embedded answer
-                try:
-                    draft = llm.generate(ctx)
-                except LLMUnavailableError as e:
-                    meta.fallback_reason = f"llm_unavailable: {e.user_message}"
-                    break
-                except AssistantError as e:
-                    meta.fallback_reason = f"llm_error: {type(e).__name__}"
-                    break
-                text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
-                if not problems:
-                    return text, citations, llm.name
-                meta.grounding_violations += len(problems)
-                meta.fallback_reason = "grounding: " + "; ".join(problems[:3])
-                log.info("LLM draft rejected: %s", problems)
+            drafted = self._llm(llm, ctx, meta, sources)
+            if drafted is not None:
+                return drafted
         elif llm is not None:
-            meta.fallback_reason = "llm_unavailable: circuit open"
+            _fallback(meta, "llm_circuit_open", "circuit open")
         return self._embedded(ctx, meta, sources)
+
+    def _llm(
+        self, llm: LLMGenerator, ctx: AnswerContext, meta: AnswerMeta, sources: grounding.Sources
+    ) -> tuple[str, list[Citation], str] | None:
+        """Up to two drafts within one deadline; None → the embedded answer (reason recorded)."""
+        budget = self.settings.llm_timeout_s
+        deadline = time.monotonic() + budget
+        for attempt in range(2):  # one regeneration, then the embedded answer
+            left = deadline - time.monotonic()
+            if attempt and left < REDRAFT_SHARE * budget:
+                break  # no time for a second draft: the user's answer comes first
+            try:
+                draft = llm.generate(ctx, timeout_s=left)
+            except AssistantError as e:
+                _fallback(meta, _error_code(e), str(e))
+                return None
+            text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
+            if not problems:  # a redraft passed: no fallback (the caught problems still count)
+                _fallback(meta, "", "")
+                return text, citations, llm.name
+            meta.grounding_violations += len(problems)
+            _fallback(meta, problems[0].code, "; ".join(p.detail for p in problems[:3]))
+            log.info("LLM draft rejected: %s", [p.detail for p in problems])
+        return None
 
     def _verify_llm(
         self, draft: str, llm: LLMGenerator, ctx: AnswerContext, sources: grounding.Sources
-    ) -> tuple[str, list[Citation], list[str]]:
+    ) -> tuple[str, list[Citation], list[Problem]]:
         text, used = renumber(draft, len(ctx.entries))
         citations = [self.citation(ctx.entries[i]) for i in used]
-        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
+        context = [e.slug for e in ctx.entries]
+        numeric = ctx.route == "numeric"
+        problems = grounding.verify(text, citations, context, sources, cited=used, headline=numeric)
         if not 20 <= len(text) <= 1500:
-            problems.append("длина ответа вне допустимого")
-        if ctx.entries and not citations and ctx.route != "numeric":
-            problems.append("нет ссылок на источники")
+            problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
+        elif grounding.cut_off(text):
+            problems.append(Problem("length", "ответ оборван на середине предложения"))
+        if ctx.entries and not citations and not numeric:
+            problems.append(Problem("grounding_citations", "нет ссылок на источники"))
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
-            problems.append("текст не опирается на источники")
+            problems.append(Problem("unsupported_text", "текст не опирается на источники"))
         if grounding.echoes(text, llm.instructions):
-            problems.append("черновик повторяет служебные инструкции")
+            problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
         problems += [
-            f"ссылка не из источников: {u}" for u in grounding.foreign_links(text, sources)
+            Problem("foreign_link", f"ссылка не из источников: {u}")
+            for u in grounding.foreign_links(text, sources)
+        ]
+        problems += [
+            Problem("foreign_link", f"путь к статье в тексте: {p}")
+            for p in grounding.glossary_paths(text)
         ]
         if grounding.degenerate(text):
-            problems.append("повторы или список источников в тексте")
+            problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
         return text, citations, problems
 
     def _embedded(
@@ -105,9 +162,10 @@ class Guard:
     ) -> tuple[str, list[Citation], str]:
         text = self.embedded.generate(ctx)
         citations = [self.citation(e) for e in ctx.entries]
-        problems = grounding.check(text, citations, [e.slug for e in ctx.entries], sources)
+        context = [e.slug for e in ctx.entries]
+        problems = grounding.verify(text, citations, context, sources)
         if problems:  # a composer bug: never let it out; the metric makes it visible
-            log.error("embedded answer failed checks: %s", problems)
+            log.error("embedded answer failed checks: %s", [p.detail for p in problems])
             meta.grounding_violations += len(problems)
             safe = replace(ctx, route="not_found", entries=ctx.entries[:2], defined_term="")
             text = self.embedded.generate(safe)
@@ -119,6 +177,21 @@ class Guard:
             title=entry.title,
             url=self.settings.public_base_url.rstrip("/") + entry.url,
         )
+
+
+def _fallback(meta: AnswerMeta, code: FallbackReason, detail: str) -> None:
+    meta.fallback_reason = code
+    meta.fallback_detail = detail[:500]
+
+
+def _error_code(error: AssistantError) -> FallbackReason:
+    if isinstance(error, LLMTimeoutError):
+        return "llm_timeout"
+    if isinstance(error, LLMCircuitOpenError):
+        return "llm_circuit_open"
+    if isinstance(error, LLMUnavailableError):
+        return "llm_unavailable"
+    return "llm_error"
 
 
 def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:
@@ -138,4 +211,4 @@ def name_phrases(catalog: Catalog) -> tuple[str, ...]:
     """Catalogue model and GPU names with digits, longest first (for number grounding)."""
     names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
-    return tuple(sorted(names, key=len, reverse=True))
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))

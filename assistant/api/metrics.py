@@ -7,7 +7,7 @@ import time
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from assistant.schema import Answer
+from assistant.schema import FALLBACK_REASONS, Answer
 
 _BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -39,7 +39,7 @@ class Metrics:
         )
         self.fallbacks = Counter(
             "assistant_fallbacks_total",
-            "Answers the embedded generator gave instead of the LLM",
+            "Answers the embedded generator gave instead of the LLM, by reason code",
             ["reason"],
             registry=r,
         )
@@ -65,7 +65,7 @@ class Metrics:
         meta = answer.meta
         self.answers.labels(answer.route, answer.generator).inc()
         if meta.fallback_reason:
-            self.fallbacks.labels(meta.fallback_reason[:40]).inc()
+            self.fallbacks.labels(fallback_label(meta.fallback_reason)).inc()
         if answer.refused:
             self.refusals.labels(answer.route).inc()
         if meta.grounding_violations:
@@ -73,6 +73,12 @@ class Metrics:
 
     def observe_feedback(self, score: int) -> None:
         self.feedback.labels("up" if score > 0 else "down").inc()
+
+
+def fallback_label(reason: str) -> str:
+    """The metric label of a fallback: one of the fixed codes, never free text (a label per
+    distinct value is a new time series; draft text with numbers would be unbounded)."""
+    return reason if reason in FALLBACK_REASONS else "other"
 
 
 class MetricsMiddleware:

@@ -83,22 +83,16 @@ class Recorder:
         return turns
 
     def audit(self, question: str, answer: Answer, history: list[Turn]) -> list[str]:
-        """Independent check: citations from the context, numbers from tools or cited entries."""
+        """Independent check: citations from the context, every number supported by the same
+        claim of a cited sentence or tool result — re-derived from what left the engine."""
         if not isinstance(self.pipeline, Pipeline):
             return []  # a stand-in has no engine to check against
         entries = self.pipeline.engine.entries
-        guard = self.pipeline.engine.guard
-        sources = grounding.Sources(names=set(guard.known_names), phrases=guard.name_phrases)
-        sources.add(
-            question, answer.meta.question, *(t.content for t in history if t.role == "user")
-        )
-        for c in answer.citations:
-            if c.slug in entries:
-                sources.add(entries[c.slug].title, entries[c.slug].text)
+        problems = [p.detail for p in self.pipeline.engine.guard.recheck(answer, history, question)]
+        sources = grounding.Sources()
+        sources.add(*(entries[c.slug].text for c in answer.citations if c.slug in entries))
         for call in answer.tool_calls:
             sources.add_json(call.result)
-        context = answer.meta.slugs
-        problems = grounding.check(answer.answer, answer.citations, context, sources)
         problems += [f"ссылка {u}" for u in grounding.foreign_links(answer.answer, sources)]
         if answer.generator != "embedded" and grounding.degenerate(answer.answer):
             problems.append("повторы или список источников")

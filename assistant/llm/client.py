@@ -1,4 +1,9 @@
-"""messages → LLM text/tool calls over the OpenAI-compatible API."""
+"""messages → LLM text/tool calls over the OpenAI-compatible API.
+
+Every call has one deadline for the whole answer (`timeout_s`, default llm_timeout_s) and goes
+through a circuit breaker (assistant/llm/resilience.py): a server dripping one token every few
+seconds cannot hold an answer longer than the budget, and a failing one is skipped.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from typing import Any
 import httpx
 
 from assistant.errors import GenerationError, LLMUnavailableError
+from assistant.llm.resilience import Breaker, Deadline
 from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -38,57 +44,6 @@ class LLMResponse:
     completion_tokens: int
 
 
-class _Breaker:
-    """Consecutive-failure circuit breaker: closed → open (reset_s) → half-open (one trial)."""
-
-    def __init__(self, threshold: int, reset_s: float, clock: Callable[[], float]) -> None:
-        self._threshold = max(1, threshold)
-        self._reset_s = reset_s
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._failures = 0
-        self._opened_at: float | None = None
-        self._trial_in_flight = False
-
-    def _cooled(self) -> bool:
-        return self._opened_at is not None and self._clock() - self._opened_at >= self._reset_s
-
-    @property
-    def would_allow(self) -> bool:
-        with self._lock:
-            return self._opened_at is None or (self._cooled() and not self._trial_in_flight)
-
-    def acquire(self) -> None:
-        """Let a call through or raise LLMUnavailableError at once (no network touched)."""
-        with self._lock:
-            if self._opened_at is None:
-                return
-            if self._cooled() and not self._trial_in_flight:
-                self._trial_in_flight = True  # half-open: this call is the one trial
-                return
-        raise LLMUnavailableError("LLM circuit breaker is open")
-
-    def success(self) -> None:
-        with self._lock:
-            self._failures = 0
-            self._opened_at = None
-            self._trial_in_flight = False
-
-    def release(self) -> None:
-        """Give up a half-open trial without a verdict (the call failed for a local reason)."""
-        with self._lock:
-            self._trial_in_flight = False
-
-    def failure(self) -> None:
-        with self._lock:
-            self._failures += 1
-            if self._trial_in_flight or self._failures >= self._threshold:
-                if self._opened_at is None or self._trial_in_flight:
-                    log.warning("LLM circuit breaker opens for %.1f s", self._reset_s)
-                self._opened_at = self._clock()
-            self._trial_in_flight = False
-
-
 class ChatClient:
     """Thread-safe client of one OpenAI-compatible endpoint (vLLM) with retries and a breaker.
 
@@ -109,7 +64,7 @@ class ChatClient:
         self._base = settings.llm_base_url.rstrip("/")
         self._model = settings.llm_model
         self._model_lock = threading.Lock()
-        self._breaker = _Breaker(settings.llm_breaker_failures, settings.llm_breaker_reset_s, clock)
+        self._breaker = Breaker(settings.llm_breaker_failures, settings.llm_breaker_reset_s, clock)
         self._secret = settings.llm_api_key.get_secret_value()
         headers = {"Accept": "application/json"}
         if self._secret:
@@ -144,12 +99,12 @@ class ChatClient:
         """One chat completion; the whole call is bounded by timeout_s (default llm_timeout_s)."""
         self._check_configured()
         self._breaker.acquire()
-        deadline = time.monotonic() + self._timeout_value(timeout_s)
+        deadline = Deadline(self._timeout_value(timeout_s))
         try:
             payload = self._payload(messages, max_tokens, temperature, stream=False)
             extra = dict(tools=tools, tool_choice=tool_choice, response_format=response_format)
             payload.update({k: v for k, v in extra.items() if v is not None})
-            body = self._post_json("/chat/completions", payload, timeout_s, deadline)
+            body = self._post_json("/chat/completions", payload, deadline)
         except LLMUnavailableError:
             self._breaker.failure()
             raise
@@ -166,20 +121,22 @@ class ChatClient:
         temperature: float = 0.2,
         timeout_s: float | None = None,
     ) -> Iterator[str]:
-        """Yield text deltas as they arrive (SSE). timeout_s bounds the wait for each chunk.
+        """Yield text deltas as they arrive (SSE). timeout_s (default llm_timeout_s) bounds the
+        whole stream, first byte to [DONE]: past it LLMTimeoutError, a breaker failure.
 
         A generator: errors (breaker open included) surface on the first next().
         """
         self._check_configured()
         self._breaker.acquire()
+        deadline = Deadline(self._timeout_value(timeout_s))
         settled = False
         try:
             payload = self._payload(messages, max_tokens, temperature, stream=True)
-            request = self._request("POST", "/chat/completions", payload, timeout_s)
-            response = self._send(request)
+            response = self._send("POST", "/chat/completions", payload, deadline)
             try:
-                self._raise_for_status(response)
-                yield from _sse_deltas(response, self._url("/chat/completions"))
+                with deadline.watching(response):
+                    self._raise_for_status(response)
+                    yield from _sse_deltas(response, deadline)
             finally:
                 response.close()
         except LLMUnavailableError:
@@ -218,10 +175,9 @@ class ChatClient:
     def _timeout_value(self, timeout_s: float | None) -> float:
         return self._settings.llm_timeout_s if timeout_s is None else timeout_s
 
-    def _timeout(self, timeout_s: float | None) -> httpx.Timeout:
-        return httpx.Timeout(
-            self._timeout_value(timeout_s), connect=self._settings.llm_connect_timeout_s
-        )
+    def _timeout(self, seconds: float | None) -> httpx.Timeout:
+        seconds = self._settings.llm_timeout_s if seconds is None else max(seconds, 0.001)
+        return httpx.Timeout(seconds, connect=min(self._settings.llm_connect_timeout_s, seconds))
 
     def _payload(
         self, messages: list[dict[str, Any]], max_tokens: int, temperature: float, *, stream: bool
@@ -238,7 +194,7 @@ class ChatClient:
         """llm_model, or the first model the server lists (asked once, then cached)."""
         with self._model_lock:
             if not self._model:
-                body = self._post_json("/models", None, None, None)
+                body = self._post_json("/models", None, Deadline(self._settings.llm_timeout_s))
                 try:
                     self._model = str(body["data"][0]["id"])
                 except (KeyError, IndexError, TypeError) as e:
@@ -246,44 +202,42 @@ class ChatClient:
                 log.info("LLM model discovered: %s", self._model)
             return self._model
 
-    def _request(
-        self, method: str, path: str, payload: dict[str, Any] | None, timeout_s: float | None
-    ) -> httpx.Request:
-        return self._http.build_request(
-            method, self._url(path), json=payload, timeout=self._timeout(timeout_s)
-        )
+    def _send(
+        self, method: str, path: str, payload: dict[str, Any] | None, deadline: Deadline
+    ) -> httpx.Response:
+        """Send with retries on connection errors only; returns an unread (streaming) response.
 
-    def _send(self, request: httpx.Request) -> httpx.Response:
-        """Send with retries on connection errors only; returns an unread (streaming) response."""
+        Each attempt's HTTP timeouts are what is left of the deadline."""
+        url = self._url(path)
         attempts = max(0, self._settings.llm_max_retries) + 1
         for attempt in range(attempts):
+            deadline.check(url)
+            timeout = self._timeout(deadline.remaining())
+            request = self._http.build_request(method, url, json=payload, timeout=timeout)
             try:
                 return self._http.send(request, stream=True)
             except (httpx.ConnectError, httpx.ConnectTimeout) as e:
                 if attempt + 1 >= attempts:
-                    msg = f"LLM unreachable at {request.url} after {attempts} attempts"
+                    msg = f"LLM unreachable at {url} after {attempts} attempts"
                     raise LLMUnavailableError(f"{msg}: {type(e).__name__}") from e
-                delay = _BACKOFF_S * 2**attempt
+                delay = min(_BACKOFF_S * 2**attempt, max(deadline.remaining(), 0.0))
                 log.info("LLM connect failed (%s), retry in %.2f s", type(e).__name__, delay)
                 self._sleep(delay)
-            except httpx.TimeoutException as e:
-                raise LLMUnavailableError(f"LLM timed out at {request.url}") from e
+            except httpx.TimeoutException as e:  # no first byte before the deadline
+                raise deadline.error(url) from e
             except httpx.HTTPError as e:
                 raise LLMUnavailableError(f"LLM transport error: {type(e).__name__}") from e
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _post_json(
-        self,
-        path: str,
-        payload: dict[str, Any] | None,
-        timeout_s: float | None,
-        deadline: float | None,
+        self, path: str, payload: dict[str, Any] | None, deadline: Deadline
     ) -> dict[str, Any]:
         """GET (payload None) or POST; returns the decoded JSON object of a 2xx answer."""
         method = "GET" if payload is None else "POST"
-        response = self._send(self._request(method, path, payload, timeout_s))
+        response = self._send(method, path, payload, deadline)
         try:
-            raw = _read_body(response, deadline)
+            with deadline.watching(response):
+                raw = _read_body(response, deadline)
         finally:
             response.close()
         self._raise_for_status(response, raw)
@@ -319,25 +273,27 @@ class ChatClient:
         return text.replace(self._secret, "***") if self._secret else text
 
 
-def _read_body(response: httpx.Response, deadline: float | None) -> bytes:
-    """Read a streaming body, enforcing the total deadline between chunks."""
+def _read_body(response: httpx.Response, deadline: Deadline) -> bytes:
+    """Read a streaming body within the deadline (checked between chunks, enforced by the
+    watchdog while a read blocks)."""
     chunks: list[bytes] = []
     try:
         for chunk in response.iter_bytes():
             chunks.append(chunk)
-            if deadline is not None and time.monotonic() > deadline:
-                raise LLMUnavailableError(f"LLM answer exceeded its deadline at {response.url}")
-    except httpx.TimeoutException as e:
-        raise LLMUnavailableError(f"LLM timed out at {response.url}") from e
+            deadline.check(response.url)
     except httpx.HTTPError as e:
+        if deadline.passed or isinstance(e, httpx.TimeoutException):
+            raise deadline.error(response.url) from e
         raise LLMUnavailableError(f"LLM connection broke: {type(e).__name__}") from e
     return b"".join(chunks)
 
 
-def _sse_deltas(response: httpx.Response, url: str) -> Iterator[str]:
+def _sse_deltas(response: httpx.Response, deadline: Deadline) -> Iterator[str]:
     """Parse `data:` lines of an OpenAI SSE stream; a stream without [DONE] is broken."""
+    url = response.url
     try:
         for line in response.iter_lines():
+            deadline.check(url)
             if not line.startswith("data:"):
                 continue
             data = line[5:].strip()
@@ -346,10 +302,12 @@ def _sse_deltas(response: httpx.Response, url: str) -> Iterator[str]:
             delta = _chunk_delta(data)
             if delta:
                 yield delta
-    except httpx.TimeoutException as e:
-        raise LLMUnavailableError(f"LLM stream timed out at {url}") from e
     except httpx.HTTPError as e:
+        if deadline.passed or isinstance(e, httpx.TimeoutException):
+            raise deadline.error(url) from e
         raise LLMUnavailableError(f"LLM stream broke: {type(e).__name__}") from e
+    if deadline.passed:  # the watchdog cut the socket: what looks like the end is the cut
+        raise deadline.error(url)
     raise LLMUnavailableError(f"LLM stream ended without [DONE] at {url}")
 
 

@@ -82,9 +82,41 @@ def test_links_must_come_from_sources() -> None:
         ("All-reduce — — — — — — обмен", True),
         ("Статьи:\n[1] NVLink (/glossary/nvlink)\n[2] PCIe", True),
         (" ".join(["GPU"] * 3 + ["память"] * 30), True),
+        # a real instruct model's answer to «какую куду ставить под драйвер 550»
+        ("Куду ставить под драйвер 550:\n- Для RTX PRO 6000 Blackwell и RTX 5090: PCIe [1].", True),
+        ("NVLink vs PCIe:\n1. Скорость [1].\n2. Связь [2].", True),
+        ("**NVLink** быстрее PCIe [1].", True),
+        ("Канал PCIe Gen5 x16 — около 64 ГБ/с [1]; 8 GPU - это сервер.", False),
+        (  # written by the instruct model until the token limit cut it
+            "MoE и параллелизм экспертов — это два разных подхода [1]. MoE — архитектура. "
+            "MoE и параллелизм экспертов — это два разных подхода [2].",
+            True,
+        ),
     ],
 )
 def test_degenerate_drafts(text: str, bad: bool) -> None:
     from assistant.answer.grounding import degenerate
 
     assert degenerate(text) is bad
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("NVLink быстрее PCIe [1].", False),
+        ("NVLink быстрее PCIe [1]", False),
+        ("Это «поместится».", False),
+        ("MoE и параллелизм экспертов — это два разных подхода к рас", True),
+    ],
+)
+def test_a_draft_cut_mid_sentence_is_noticed(text: str, cut: bool) -> None:
+    from assistant.answer.grounding import cut_off
+
+    assert cut_off(text) is cut
+
+
+def test_glossary_paths_in_a_draft_are_found() -> None:
+    from assistant.answer.grounding import glossary_paths
+
+    text = "Влезет. [1] Видеопамять (VRAM) (/glossary/vram) говорит, что веса …"
+    assert glossary_paths(text) == ["/glossary/vram"]

@@ -53,7 +53,8 @@ def test_garbage_prose_is_rejected(make_pipeline: MakePipeline) -> None:
     nonsense = "Кошка пела утром у реки, а ветер сочинял стихи о луне и облаках [1]."
     a = make_pipeline(ScriptedLLM(drafts=[nonsense, nonsense])).answer(QUESTION)
     assert a.generator == "embedded" and "Кошка" not in a.answer
-    assert "не опирается" in a.meta.fallback_reason
+    assert a.meta.fallback_reason == "unsupported_text"
+    assert "не опирается" in a.meta.fallback_detail
 
 
 def test_draft_echoing_the_prompt_is_rejected(make_pipeline: MakePipeline) -> None:
@@ -63,7 +64,7 @@ def test_draft_echoing_the_prompt_is_rejected(make_pipeline: MakePipeline) -> No
     )
     a = make_pipeline(ScriptedLLM(drafts=[echo, echo])).answer("сколько памяти нужно 70B в FP8")
     assert a.generator == "embedded" and "Результаты калькулятора" not in a.answer
-    assert "инструкции" in a.meta.fallback_reason
+    assert "инструкции" in a.meta.fallback_detail
     assert a.tool_calls[0].result["values"]["weights_gb"] == 70.0
 
 
@@ -93,14 +94,15 @@ def test_unreachable_llm_falls_back_without_a_second_try(make_pipeline: MakePipe
 def test_llm_error_falls_back_with_its_kind(make_pipeline: MakePipeline) -> None:
     llm = ScriptedLLM(drafts=[GenerationError("LLM answered HTTP 500")])
     a = make_pipeline(llm).answer(QUESTION)
-    assert a.generator == "embedded" and a.meta.fallback_reason == "llm_error: GenerationError"
+    assert a.generator == "embedded" and a.meta.fallback_reason == "llm_error"
+    assert "HTTP 500" in a.meta.fallback_detail
 
 
 def test_open_circuit_skips_the_llm(make_pipeline: MakePipeline) -> None:
     llm = ScriptedLLM().down()
     a = make_pipeline(llm).answer(QUESTION)
     assert a.generator == "embedded" and llm.asked == []
-    assert a.meta.fallback_reason == "llm_unavailable: circuit open"
+    assert a.meta.fallback_reason == "llm_circuit_open"
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
-from assistant.errors import GenerationError, LLMUnavailableError
+from assistant.errors import (
+    GenerationError,
+    LLMCircuitOpenError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+)
 from assistant.llm.client import ChatClient, LLMResponse
 from assistant.settings import Settings
 from tests.openai_server import OpenAIServer, Reply, openai_server, unused_base_url
@@ -347,3 +352,87 @@ def test_local_error_in_half_open_trial_does_not_wedge_the_breaker(srv: OpenAISe
         client.complete([{"role": "user", "content": object()}])
     assert client.available
     assert client.complete(MESSAGES).text == "ok"
+
+
+# -- the whole-answer deadline (a server dripping tokens must not hold an answer) -------------
+
+
+def test_stream_slow_drip_is_cut_at_the_whole_answer_deadline(srv: OpenAIServer) -> None:
+    # every chunk arrives well within the 1 s budget, the whole answer would take ~5 s
+    srv.push(Reply(text="один два три четыре пять шесть семь восемь", chunk_delay_s=0.5))
+    client = make_client(srv.base_url, llm_breaker_failures=1)
+    received: list[str] = []
+    start = time.monotonic()
+    with pytest.raises(LLMTimeoutError, match="deadline"):
+        for delta in client.stream(MESSAGES, timeout_s=1.0):
+            received.append(delta)
+    assert time.monotonic() - start < 1.4
+    assert 0 < len(received) < 8  # some tokens came, the draft was not finished
+    assert not client.available  # a slow answer is a breaker failure
+
+
+def test_complete_slow_drip_is_cut_at_the_deadline_not_after_the_next_chunk(
+    srv: OpenAIServer,
+) -> None:
+    # the JSON body comes in pieces 0.9 s apart: checking between chunks alone overruns to 1.8 s
+    srv.push(Reply(text="Тензорные ядра ускоряют умножение матриц.", chunk_delay_s=0.9))
+    client = make_client(srv.base_url)
+    start = time.monotonic()
+    with pytest.raises(LLMTimeoutError):
+        client.complete(MESSAGES, timeout_s=1.0)
+    assert time.monotonic() - start < 1.4
+
+
+def test_default_deadline_is_llm_timeout_s_for_streams(srv: OpenAIServer) -> None:
+    srv.push(Reply(text="a b c d e f g h i j", chunk_delay_s=0.3))
+    client = make_client(srv.base_url, llm_timeout_s=0.8)
+    start = time.monotonic()
+    with pytest.raises(LLMTimeoutError):
+        list(client.stream(MESSAGES))
+    assert time.monotonic() - start < 1.2
+
+
+def test_slow_answers_open_the_breaker_and_later_calls_skip_the_network(
+    srv: OpenAIServer,
+) -> None:
+    transport = CountingTransport()
+    client = make_client(srv.base_url, transport=transport, llm_breaker_failures=2)
+    srv.reply = lambda request: Reply(text="a b c d e f g h", chunk_delay_s=0.4)
+    for _ in range(2):
+        with pytest.raises(LLMTimeoutError):
+            list(client.stream(MESSAGES, timeout_s=0.6))
+    assert not client.available
+    calls = transport.calls
+    with pytest.raises(LLMCircuitOpenError):
+        next(client.stream(MESSAGES))
+    assert transport.calls == calls
+
+
+def test_a_drip_that_finishes_in_time_is_a_success(srv: OpenAIServer) -> None:
+    srv.push(Reply(text="a b c d", chunk_delay_s=0.05))
+    client = make_client(srv.base_url, llm_breaker_failures=1)
+    assert "".join(client.stream(MESSAGES, timeout_s=2.0)) == "a b c d"
+    srv.push(Reply(text="a b c d", chunk_delay_s=0.02, drip_bytes=16))
+    assert client.complete(MESSAGES, timeout_s=2.0).text == "a b c d"
+    assert client.available
+
+
+def test_deadline_without_a_socket_is_checked_between_chunks() -> None:
+    """A transport with no socket to cut (a proxy, a test double) still cannot overrun by
+    more than one chunk."""
+
+    def dripping(request: httpx.Request) -> httpx.Response:
+        def body() -> Iterator[bytes]:
+            for word in ("a", "b", "c", "d", "e", "f"):
+                time.sleep(0.2)
+                chunk = {"choices": [{"index": 0, "delta": {"content": word}}]}
+                yield f"data: {json.dumps(chunk)}\n\n".encode()
+            yield b"data: [DONE]\n\n"
+
+        return httpx.Response(200, headers={"Content-Type": "text/event-stream"}, content=body())
+
+    client = make_client("http://llm.invalid/v1", transport=httpx.MockTransport(dripping))
+    start = time.monotonic()
+    with pytest.raises(LLMTimeoutError):
+        list(client.stream(MESSAGES, timeout_s=0.5))
+    assert time.monotonic() - start < 0.5 + 0.3

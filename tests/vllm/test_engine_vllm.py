@@ -88,8 +88,8 @@ def test_server_killed_mid_answer_gives_embedded_answer_and_opens_breaker(
 def _check_fallback(pipeline: Pipeline, result: dict[str, Any]) -> None:
     answer = result["a"]
     assert answer.generator == "embedded" and answer.citations[0].slug == "nccl"
-    assert answer.meta.fallback_reason.startswith("llm_unavailable")
+    assert answer.meta.fallback_reason == "llm_unavailable"
     start = time.perf_counter()
     again = pipeline.answer("зачем нужен NCCL?")
     assert time.perf_counter() - start < 1.0
-    assert again.meta.fallback_reason.endswith("circuit open")
+    assert again.meta.fallback_reason == "llm_circuit_open"
