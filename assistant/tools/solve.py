@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -38,6 +37,10 @@ from assistant.errors import ToolInputError
 from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
+from assistant.tools.follow_up import (
+    short_follow_up,
+    with_follow_up,
+)
 from assistant.tools.limits import explain, out_of_range
 from assistant.tools.registry import get_tool
 from assistant.tools.render import answer_text
@@ -57,8 +60,6 @@ QUANTITY = (
     "gpu_memory_gb",
 )
 CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
-MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
-SHORT_FOLLOW_UP_WORDS = 5
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
 QUESTIONS = {
@@ -161,12 +162,6 @@ def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> b
     )
 
 
-def _short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
-    if not carried.get("tool"):
-        return False
-    return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
-
-
 def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
     """A quantity to compute with, an explicit request, an egress question, or a short follow-up
     that changes a carried parameter or asks the carried calculation something new («а какие
@@ -175,7 +170,7 @@ def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, 
         return True
     if ex.problems:
         return True
-    return _short_follow_up(message, carried) and bool(ex.params or ex.intents)
+    return short_follow_up(message, carried) and bool(ex.params or ex.intents)
 
 
 def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
@@ -232,7 +227,7 @@ def solve(
     message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
 ) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = _with_bare_context(message, carried)
+    ex = with_follow_up(message, carried)
     if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
     fresh = _is_fresh(message, ex, carried)
@@ -246,54 +241,6 @@ def solve(
         tool = "gpu_fit"
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
     return _outcome(tool, merged, ex, price_asked, catalog)
-
-
-_BARE_COUNT = re.compile(
-    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
-)
-
-
-def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
-    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count."""
-    if "gpus" in ex.params or not _short_follow_up(message, carried):
-        return ex
-    if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
-        return ex
-    m = _BARE_COUNT.search(message.normalised)
-    if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
-        return ex
-    n = int(m.group(1)) if m.group(1).isdigit() else 1
-    gpus = Extraction(params=MappingProxyType({"gpus": n}))
-    return ex.merged(gpus)
-
-
-_BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
-
-
-def _with_bare_memory(
-    message: ParsedMessage, carried: dict[str, Any], ex: Extraction
-) -> Extraction:
-    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory."""
-    if "gpu_label" not in carried or "gpu_memory_gb" in carried or "gpu_memory_gb" in ex.params:
-        return ex
-    m = _BARE_MEMORY.search(message.normalised)
-    if m is None or not _short_follow_up(message, carried):
-        return ex
-    return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
-
-
-def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
-    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
-    ex = _with_bare_count(message, carried, message.quantities)
-    ex = _with_bare_memory(message, carried, ex)
-    if (
-        carried.get("tool") in MEMORY_TOOLS
-        and "context_tokens" not in ex.params
-        and _short_follow_up(message, carried)
-        and message.bare_context is not None
-    ):
-        return ex.merged(message.bare_context)
-    return ex
 
 
 def _outcome(
