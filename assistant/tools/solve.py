@@ -11,6 +11,8 @@ Interface (stable; the answer engine is built against it; Toolbox.solve also tak
     outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
     outcome.params            carry into the next turn: solve(read("а в FP8?"), outcome.params, …)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
+    outcome.rejected          "" or why the values cannot be computed (out of range, a backwards
+                              date range): then answer_ru is that explanation (tools/limits.py)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
 Definition and how-to questions («что такое FP8?», «как дообучить 65B на одной карте?») are not
