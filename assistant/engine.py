@@ -15,6 +15,12 @@ from assistant.parsing.text import Tokens, tokenize
 from assistant.routing.router import wants_calculation
 from assistant.routing.scope import Scope, decide_scope
 from assistant.routing.triage import handoff_answer, triage
+from assistant.routing.understanding import (
+    UNAVAILABLE,
+    no_throughput_figure,
+    safe_answer,
+    unthread,
+)
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
@@ -78,7 +84,20 @@ class Engine:
     # -- routing ---------------------------------------------------------------------------
 
     def answer(self, message: str, history: list[Turn]) -> Answer:
-        req = Request(self.reader.read(message), history, _carried(history))
+        """Never raises on what a person wrote: a bug while understanding a message is logged
+        and answered with a safe Russian request to rephrase. Only an unavailable index, model
+        or LLM (the service's own state) propagates, for the channel to report."""
+        try:
+            return self._answer(message, history)
+        except UNAVAILABLE:
+            raise
+        except Exception:
+            log.exception("could not understand a message of %d characters", len(message))
+            return safe_answer(message)
+
+    def _answer(self, message: str, history: list[Turn]) -> Answer:
+        message, history = unthread(message, history)
+        req = Request(self.reader.read(message), history, self._carried(history))
         sig = req.message.signals
         if sig.injection:
             return self._fixed("injection", req, refused=True)
@@ -90,12 +109,28 @@ class Engine:
             return self._fixed("out_of_scope", req, refused=True)
         outcome = self._calculate(req)
         args, carried = outcome.arguments, bool(req.carried)
-        if wants_calculation(req.message, outcome.is_numeric, outcome.missing, args, carried):
+        if outcome.rejected or wants_calculation(
+            req.message, outcome.is_numeric, outcome.missing, args, carried
+        ):
             return self._numeric(req, outcome)
         searched = self._search(req)
         if not searched.scope.in_scope:
             return self._outside(searched)
-        return self._explain(searched)
+        return no_throughput_figure(self._explain(searched), req.message)
+
+    def _carried(self, history: list[Turn]) -> dict[str, Any]:
+        """The previous answer's parameters; a history of text only (a pasted support thread,
+        an OpenAI-style client) has none, so the customer's turns are read again in order."""
+        if any(t.role == "assistant" and t.params for t in history):
+            return _carried(history)
+        state: dict[str, Any] = {}
+        for turn in history:
+            if turn.role != "user":
+                continue
+            outcome = self.tools.solve(self.reader.read(turn.content), state)
+            if outcome.is_numeric and not outcome.rejected:
+                state = outcome.params
+        return state
 
     def _calculate(self, req: Request) -> NumericOutcome:
         outcome = self.tools.solve(req.message, req.carried)
@@ -274,7 +309,7 @@ class Engine:
         return tuple(p for p in out if p.sentences)
 
     def _numeric(self, req: Request, outcome: NumericOutcome) -> Answer:
-        route: Route = "clarify" if outcome.missing else "numeric"
+        route: Route = "clarify" if outcome.missing or outcome.rejected else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
         calls = [
             ToolCall(

@@ -1,7 +1,7 @@
 """`assistant ask | chat | eval answers` → the answer engine from the shell.
 
 `ask --json -` is a batch: exactly one JSON object per input line — the answer, or
-`{"error": {"code", "message"}}` — and it carries on after an error.
+`{"error": {"code", "message"}}` — and it carries on after any error (cli/common.batch_line).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import typer
 
 from assistant.cli import app, eval_app
 from assistant.cli.common import (
+    batch_line,
     console,
-    error_json,
     print_error,
     read_stdin_lines,
     settings,
@@ -81,15 +81,15 @@ def _answer_one(pipeline: Pipeline, question: str, *, as_json: bool, verbose: bo
 def _answer_line(pipeline: Pipeline, line: str, *, as_json: bool, verbose: bool) -> None:
     from assistant.errors import AssistantError
 
+    if as_json:
+        typer.echo(batch_line(lambda: _json(pipeline.answer(line))))
+        return
     try:
         answer = _answer(pipeline, line)
     except AssistantError as e:
-        if as_json:
-            typer.echo(json.dumps(error_json(e), ensure_ascii=False))
-        else:
-            print_error(e)
+        print_error(e)
         return
-    typer.echo(_json(answer)) if as_json else print_answer(console, answer, verbose=verbose)
+    print_answer(console, answer, verbose=verbose)
 
 
 @app.command("chat")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -69,8 +71,23 @@ def error_code(e: AssistantError) -> str:
     return "misconfigured" if isinstance(e, ConfigError) else "internal_error"
 
 
-def error_json(e: AssistantError) -> dict[str, dict[str, str]]:
+def error_json(e: Exception) -> dict[str, dict[str, str]]:
+    """One batch line's error: `{"error": {"code", "message"}}` with the Russian message; an
+    unexpected exception is an internal error with the generic text (details go to the log)."""
+    if not isinstance(e, AssistantError):
+        return {"error": {"code": "internal_error", "message": AssistantError.user_message}}
     return {"error": {"code": error_code(e), "message": e.user_message}}
+
+
+def batch_line(work: Callable[[], str]) -> str:
+    """One JSON line of a `--json -` batch: the work's output, or its error as JSON — the
+    batch always carries on to the next line."""
+    try:
+        return work()
+    except Exception as e:  # the point: one bad line never ends the batch
+        if not isinstance(e, AssistantError):
+            logging.getLogger("assistant.cli").exception("batch line failed")
+        return json.dumps(error_json(e), ensure_ascii=False)
 
 
 def read_stdin_lines() -> Iterator[str]:

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from assistant.cli import app, eval_app
-from assistant.cli.common import console, err_console, read_stdin_lines, settings, user_errors
+from assistant.cli.common import (
+    batch_line,
+    console,
+    err_console,
+    read_stdin_lines,
+    settings,
+    user_errors,
+)
+from assistant.conversation.validation import validate_message
 from assistant.evaluation.sets import SplitChoice
 
 if TYPE_CHECKING:
@@ -65,6 +74,13 @@ def index_build(
     )
 
 
+def _hits_json(question: str, retriever: HybridRetriever, k: int) -> str:
+    """`{"hits": [{slug, title, score}, …]}` — one object per line, like an error line."""
+    hits = retriever.search(validate_message(question, settings().max_message_chars), k)
+    rows = [{"slug": h.slug, "title": h.title, "score": h.score} for h in hits]
+    return json.dumps({"hits": rows}, ensure_ascii=False)
+
+
 def _print_hits(question: str, retriever: HybridRetriever, k: int, as_json: bool) -> None:
     hits = retriever.search(question, k)
     if as_json:
@@ -79,12 +95,22 @@ def _print_hits(question: str, retriever: HybridRetriever, k: int, as_json: bool
 def search(
     question: Annotated[str | None, typer.Argument(help="Вопрос; «-» — по одному из stdin")] = None,
     k: Annotated[int, typer.Option("--k", "-k", min=1, max=54, help="Сколько статей вернуть")] = 5,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: [{slug, title, score}]")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="JSON: [{slug, title, score}]; с «-» — по объекту на строку: "
+            '{"hits": […]} или {"error": {"code", "message"}}',
+        ),
+    ] = False,
 ) -> None:
     """Найти статьи глоссария по вопросу (без вопроса — интерактивный поиск)."""
     with user_errors():
         retriever = _retriever()
-        if question == "-":
+        if question == "-" and as_json:  # batch: one JSON line per question, errors included
+            for line in read_stdin_lines():
+                typer.echo(batch_line(partial(_hits_json, line, retriever, k)))
+        elif question == "-":
             for line in read_stdin_lines():
                 _print_hits(line, retriever, k, as_json)
         elif question is not None:

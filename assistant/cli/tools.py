@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from assistant.cli import app, eval_app
-from assistant.cli.common import console, read_stdin_lines, settings, user_errors
+from assistant.cli.common import batch_line, console, read_stdin_lines, settings, user_errors
 from assistant.corpus.catalog import load_catalog
 from assistant.evaluation.scoring import fmt
 from assistant.evaluation.sets import SplitChoice
@@ -140,6 +141,10 @@ def calc(
 ) -> None:
     """Свободный вопрос: «сколько памяти нужно 70B в FP8» → расчёт."""
     toolbox = _toolbox()
+    if question == "-" and as_json:  # batch: one JSON object per line, errors included
+        for line in read_stdin_lines():
+            typer.echo(batch_line(partial(_solved_json, toolbox, line)))
+        return
     with user_errors():
         lines = read_stdin_lines() if question == "-" else iter([question])
         for line in lines:
@@ -150,6 +155,10 @@ def calc(
                 console.print("Это не вопрос для калькулятора — спросите глоссарий.")
             else:
                 console.print(out.answer_ru, highlight=False)
+
+
+def _solved_json(toolbox: Toolbox, question: str) -> str:
+    return json.dumps(toolbox.solve(question).model_dump(), ensure_ascii=False)
 
 
 @eval_app.command("tools")

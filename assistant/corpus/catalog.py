@@ -28,6 +28,8 @@ class Gpu(BaseModel):
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
     aliases: list[str] = Field(default_factory=list)
+    family: str | None = None  # versions of one GPU that differ in memory (A100 40/80 GB)
+    offered: bool = True  # False: customers compare with it, FullGPU does not rent it out
     vendor: str
     architecture: str
     memory_gb: float = Field(gt=0, le=10_000)
@@ -218,6 +220,16 @@ class Catalog:
 
     def find_gpu(self, name: str) -> Gpu | None:
         return _lookup(self.gpu_aliases, name)
+
+    def version_with_memory(self, gpu_id: str, memory_gb: float) -> Gpu | None:
+        """The version of `gpu_id` (same family) with this much memory: «A100 на 40 ГБ»."""
+        gpu = self.gpus.get(gpu_id)
+        if gpu is None:
+            return None
+        if abs(gpu.memory_gb - memory_gb) < 0.5:
+            return gpu
+        same = [g for g in self.gpus.values() if gpu.family and g.family == gpu.family]
+        return next((g for g in same if abs(g.memory_gb - memory_gb) < 0.5), None)
 
     def find_model(self, name: str) -> ModelArch | None:
         return _lookup(self.model_aliases, name)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from assistant.answer import grounding
-from assistant.errors import AssistantError
+from assistant.errors import AssistantError, InputError
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
 
@@ -36,6 +36,7 @@ class Failure:
     kind: str
     message: str
     crash: bool  # not an AssistantError: nothing turned it into a friendly answer
+    code: str = ""  # an InputError's code: `empty_message` is the validator's reply
 
     def __str__(self) -> str:
         return f"исключение {self.kind}: {self.message[:200]}"
@@ -67,7 +68,8 @@ class Recorder:
         try:
             return self.ask(question, history)
         except Exception as e:  # the point: a bug in one answer must not end the run
-            failure = Failure(type(e).__name__, str(e), not isinstance(e, AssistantError))
+            code = e.code if isinstance(e, InputError) else ""
+            failure = Failure(type(e).__name__, str(e), not isinstance(e, AssistantError), code)
             self.failures[failure.kind] += 1
             return failure
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from assistant.conversation.validation import EMPTY_CODE
 from assistant.evaluation.checks import check, cited, first_values
 from assistant.evaluation.recorder import Failure, Recorder
 from assistant.evaluation.scoring import Check, Item
@@ -229,16 +230,23 @@ def _robust(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
 
 
 def robustness(rec: Recorder, rows: list[dict[str, Any]]) -> list[Item]:
-    """answered: an Answer came back; crashed: an exception that is not an AssistantError."""
+    """answered: an Answer came back, or — for a whitespace-only message — the validator's one
+    Russian reply («Пустое сообщение: напишите вопрос…»), which every channel shows instead of
+    an answer (counted apart as `validator_reply`); crashed: an exception that is not an
+    AssistantError."""
     items = []
     for row in rows:
         answer = rec.attempt(row["text"])
         if isinstance(answer, Failure):
             expect = bool(row.get("expect"))
-            checks: Checks = {"answered": False, "crashed": answer.crash}
+            replied = answer.code == EMPTY_CODE
+            checks: Checks = {"answered": replied, "crashed": answer.crash}
+            checks["validator_reply"] = replied
             checks["expectations"] = False if expect else None
-            items.append(_item(row, checks, _miss(row, None, [str(answer)])))
+            miss = None if replied and not expect else _miss(row, None, [str(answer)])
+            items.append(_item(row, checks, miss))
             continue
         checks, problems = _robust(row, answer)
+        checks["validator_reply"] = False
         items.append(_item(row, checks, _miss(row, answer, problems) if problems else None))
     return items

@@ -6,6 +6,7 @@ Each reader adds what it finds to a `Found` (params + the notes that explain a r
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,11 +22,29 @@ class Found:
 
     params: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # Russian: why a value cannot be used
 
 
 def clean(v: float) -> float | int:
+    """6 decimals, whole numbers as int; an overflowing «1e400» stays a float (inf), which the
+    calculators' limits turn into a friendly answer instead of an OverflowError."""
+    if not math.isfinite(v):
+        return v
     r = round(v, 6)
     return int(r) if r == int(r) else r
+
+
+def signed(t: str, at: int, value: float | int) -> float | int:
+    """«-13B», «-8 H100»: a minus written right before the number at `at` makes it negative (a
+    hyphen inside a word such as «Qwen3-32B» does not)."""
+    minus = at > 0 and t[at - 1] in "-−"
+    return -value if minus and (at == 1 or not t[at - 2].isalnum()) else value
+
+
+def count(text: str) -> int:
+    """A count written in digits; absurdly long ones are capped (the limits reject them) —
+    int() of thousands of digits is slow and Python refuses past 4 300."""
+    return int(text) if len(text) <= 18 else 10**18
 
 
 _MONTH = r"(?:в|за|/|per|a) ?(?:мес\w*|month\w*|mo)\b|ежемесячн\w*|monthly"
@@ -40,7 +59,8 @@ def money(t: str, out: Found) -> str:
     m = re.search(rf"(?:\$ ?{NUM}|{NUM} ?{_DOLLAR})", t)
     if not m:
         return t
-    value = float(m.group(1) or m.group(2))
+    group = 1 if m.group(1) else 2
+    value = signed(t, m.start(group), float(m.group(group)))
     after = t[m.end() : m.end() + 16]
     before = t[max(0, m.start() - 14) : m.start()]
     if re.match(rf"\s*(?:{_HOUR})", after) or re.search(rf"(?:{_HOUR})\s*$", before):
@@ -82,27 +102,53 @@ _DURATIONS = [
     ("months", r"месяц\w*|мес\b|months?"),
     ("years", r"год\w*|лет\b|years?"),
 ]
+# A unit without a number is one of it: «на неделю», «в течение недели», «месяц аренды»
+_ONE = r"(?:за|на|в течение|всю|весь|целую|целый|целые|одну|один|одни)"
+_RENT = r"(?: (?:аренды|работы|обучения|инференса))"
 _BARE = [
     ("hours", r"(?:за|на|в течение) час\b"),
-    ("days", r"сутки|(?:за|на|в течение) (?:день|сутки)"),
-    ("weeks", r"(?:за|на|в течение|всю|целую) недел[юя]"),
-    ("months", r"(?:за|на|в течение|весь|целый) месяц\b"),
-    ("years", r"(?:за|на|в течение|весь|целый) год\b"),
+    ("days", rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}"),
+    ("weeks", rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}"),
+    ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^месяц\b"),
+    ("years", rf"{_ONE} года?\b|год{_RENT}"),
 ]
+# Halves written as one word: «полгода» = 6 months, «полмесяца» = 0,5 month, «полдня» = 12 hours
+_HALVES = (
+    (r"(?:на|за|в течение|весь|целый) квартал\w*", 3, "months"),
+    (r"(?:на|за) выходные", 2, "days"),
+    (r"пол ?года", 6, "months"),
+    (r"пол ?месяца", 0.5, "months"),
+    (r"пол ?недели", 0.5, "weeks"),
+    (r"пол ?дня|пол ?суток", 12, "hours"),
+)
 
 
 def duration(t: str, out: Found) -> None:
-    if re.search(r"полгода|пол года", t):
-        out.params.update(duration=6, duration_unit="months")
+    """«на 10 дней», «две недели» (already digits), «на неделю», «полгода», «100 GPU-часов»."""
+    if "duration" in out.params:  # a date range was read first (periods.py)
         return
+    for pattern, value, unit in _HALVES:
+        if re.search(rf"(?<![\w]){pattern}(?![\w])", t):
+            out.params.update(duration=value, duration_unit=unit)
+            return
     m = re.search(rf"(?<![\w.]){NUM} ?(?:gpu|гпу)[ -]?час\w*", t)
     if m and not _rate_of_one(t, m):  # «100 GPU-часов» = 100 hours of one GPU
-        out.params.update(duration=clean(float(m.group(1))), duration_unit="hours")
+        out.params.update(
+            duration=signed(t, m.start(1), clean(float(m.group(1)))), duration_unit="hours"
+        )
+        return
+    m = re.search(rf"(?<![\w.]){NUM} ?квартал\w*", t)
+    if m:  # a quarter is three months
+        months = signed(t, m.start(1), clean(float(m.group(1)) * 3))
+        out.params.update(duration=months, duration_unit="months")
+        return
+    if _compound(t, out):
         return
     for unit, words in _DURATIONS:
         m = re.search(rf"(?<![\w.]){NUM} ?(?:{words})(?![\w])", t)
         if m and not _is_per(t, m.start()):
-            out.params.update(duration=clean(float(m.group(1))), duration_unit=unit)
+            value = signed(t, m.start(1), clean(float(m.group(1))))
+            out.params.update(duration=value, duration_unit=unit)
             return
     priced = "price_month" in out.params or "price_hour" in out.params
     for unit, pattern in _BARE:
@@ -111,6 +157,33 @@ def duration(t: str, out: Found) -> None:
         if re.search(rf"(?<![\w]){pattern}", t):
             out.params.update(duration=1, duration_unit=unit)
             return
+
+
+_UNIT_HOURS = {"hours": 1, "days": 24, "weeks": 168}
+_PART = (
+    rf"{NUM} ?(?:(?P<weeks>недел\w*|weeks?)|(?P<days>сут\w*|дн\w*|день|days?)|"
+    rf"(?P<hours>час\w*|ч\b|hours?))"
+)
+_ANY = rf"{NUM} ?(?:недел\w*|weeks?|сут\w*|дн\w*|день|days?|час\w*|ч\b|hours?)"
+_COMPOUND = re.compile(rf"(?<![\w.]){_ANY}(?:(?:,| и| плюс| \+) {_ANY})+(?![\w])")
+_ONE_UNIT = re.compile(r"(?<![\w])(на|в течение) (недел[юя]|сутки|день)(?= (?:и|плюс|\+) \d)")
+
+
+def _compound(t: str, out: Found) -> bool:
+    """«2 недели и 3 дня», «на неделю и два дня», «1 день и 12 часов» → the sum, in days when
+    whole days, else hours."""
+    m = _COMPOUND.search(_ONE_UNIT.sub(r"\1 1 \2", t))
+    if m is None:
+        return False
+    parts = re.finditer(_PART, m.group(0))
+    hours = sum(
+        float(p.group(1)) * _UNIT_HOURS[next(u for u in _UNIT_HOURS if p.group(u))] for p in parts
+    )
+    if hours % 24 == 0:
+        out.params.update(duration=clean(hours / 24), duration_unit="days")
+    else:
+        out.params.update(duration=clean(hours), duration_unit="hours")
+    return True
 
 
 def _rate_of_one(t: str, m: re.Match[str]) -> bool:
@@ -131,6 +204,8 @@ _POW2 = {2**k for k in range(1, 14)}
 
 
 def _tokens(value: float, suffix: str, out: Found) -> int:
+    if not value < 1e15:  # «контекст 1e400»: the limits answer, not an OverflowError
+        return 10**18
     if suffix in ("k", "к") and value in _POW2:
         n = int(value) * 1024
         word = "токена" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "токенов"
@@ -148,16 +223,20 @@ _SUFFIX = r"(k\b|тыс\w*\.?|тысяч\w*|m\b|млн\.?|миллион\w*)?"
 
 def context(t: str, out: Found) -> None:
     patterns = [
-        rf"(?:контекст\w*|context|окн\w*|длин\w* контекст\w*)(?: \w+){{0,2}}? ?"
-        rf"(?:в|на|до|of|=|:)? ?{NUM} ?{_SUFFIX}",
+        rf"(?<![\w.]){NUM} ?(k)\b ?(?:контекст\w*|context)",  # «32k контекста» first
+        rf"(?:контекст\w*|context|ctx|seq(?:uence)?(?:[ _]len\w*)?|окн\w*|длин\w* контекст\w*)"
+        rf"(?: \w+\b){{0,2}}? ?"
+        rf"(?:в|на|до|of|=|:)? ?(?<![\w.]){NUM} ?{_SUFFIX}",
         rf"{NUM} ?{_SUFFIX} ?(?:токен\w*|tokens?|ткн)(?!\w)(?! ?(?:в|/|per) ?(?:секунд|сек|s\b))",
-        rf"{NUM} ?(k)\b ?(?:контекст\w*|context)",
+        rf"(?:запрос\w*|пользовател\w*|сесси\w*) по {NUM} ?{_SUFFIX}",  # «8 запросов по 8k»
+        rf"(?:kv|кэш\w*|кеш\w*|cache)(?:[ -]\w+)? (?:на|для) (?<![\w.]){NUM} ?(k|тыс\w*\.?)",
     ]
     for p in patterns:
         m = re.search(p, t)
         if m:
             suffix = (m.group(2) or "").strip(".")
-            out.params["context_tokens"] = _tokens(float(m.group(1)), suffix, out)
+            tokens = _tokens(float(m.group(1)), suffix, out)
+            out.params["context_tokens"] = signed(t, m.start(1), tokens)
             return
 
 
@@ -187,4 +266,4 @@ def batch(t: str, out: Found) -> None:
         t,
     )
     if m:
-        out.params["batch"] = int(m.group(1))
+        out.params["batch"] = signed(t, m.start(1), count(m.group(1)))

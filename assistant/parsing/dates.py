@@ -43,7 +43,9 @@ _NUMERIC_DATE = re.compile(rf"(?<![\d.])(\d{{1,2}})\.(\d{{1,2}})\.{_YEAR}(?![\d.
 _ISO_DATE = re.compile(rf"(?<![\d-]){_YEAR}-(\d{{2}})-(\d{{2}})(?![\d-])")
 _DAY_MONTH = re.compile(rf"(?<![\w.])(\d{{1,2}}) {_MONTH_WORD}(?![\w])(?: {_YEAR}(?![\w.]))?")
 _MONTH_YEAR = re.compile(rf"(?<![\w]){_MONTH_WORD} {_YEAR}(?![\w.])")
-_YEAR_WORD = re.compile(rf"(?<![\w.,$]){_YEAR}(?: ?-?(?:й|м|го|году|год\w*|г\.?(?!\w)|гг\.?))")
+_YEAR_WORD = re.compile(
+    rf"(?<![\w.,$]){_YEAR}(?: ?-?(?:год\w*|гг\.?|го(?!\w)|му(?!\w)|й(?!\w)|м(?!\w)|г\.?(?!\w)))"
+)
 _YEAR_AFTER_PREPOSITION = re.compile(
     rf"(?<![\w]){_TIME_PREPOSITION} {_YEAR}(?![\w.,])(?!{_UNIT_AFTER})"
 )
@@ -52,6 +54,10 @@ _COUNTED_BEFORE = re.compile(
     r"(?:контекст|окн|батч|batch|бач|запрос|пользовател|юзер|токен|context|сесси|поток|"
     r"слое|голов|параметр)\w*\s*$"
 )
+
+
+MONTH_WORD = _MONTH_WORD  # for parsing/periods.py: date ranges reuse the same words
+YEAR = _YEAR
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,11 @@ class DateMention:
     year: int | None
     month: int | None = None
     day: int | None = None
+
+
+def month_number(word: str) -> int:
+    """«июня» → 6, «мая» → 5."""
+    return _month(word)
 
 
 def _month(word: str) -> int:

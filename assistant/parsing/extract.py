@@ -33,11 +33,17 @@ from assistant.parsing.amounts import (
     batch,
     clean,
     context,
+    count,
     duration,
     money,
+    signed,
 )
 from assistant.parsing.amounts import bare_context as _bare_context
+from assistant.parsing.architecture import architecture
+from assistant.parsing.dates import DateMention
+from assistant.parsing.hardware import gpu_memory, unknown_gpu
 from assistant.parsing.numbers import normalise
+from assistant.parsing.periods import masked
 
 
 @dataclass(frozen=True)
@@ -49,7 +55,10 @@ class Extraction:
     definitional: bool = False
     price_words: bool = False  # «сколько стоит», «цена» — a price is needed
     request: bool = False  # explicit calculation request («сколько памяти нужно», «почём»)
+    per_card: bool = False  # «сколько весов на каждую карту?»
+    verdict: bool = False  # «поместится?», «хватит?»: asks whether it fits
     notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # Russian: a value that cannot be used («дата окончания …»)
     gpus: tuple[str, ...] = ()  # every catalogue GPU named, in order of appearance
     models: tuple[str, ...] = ()  # every catalogue model named, in order of appearance
 
@@ -150,8 +159,9 @@ def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
     ):
         m = re.search(rf"(?<![\w.x]){pattern}", t)
         if m:
-            value = float(next(g for g in m.groups() if g))
-            out.params["params_b"] = clean(value * scale)
+            group = next(i for i, g in enumerate(m.groups(), 1) if g)
+            value = signed(t, m.start(group), clean(float(m.group(group)) * scale))
+            out.params["params_b"] = value
             return t[: m.start()] + " " + t[m.end() :]
     return t
 
@@ -174,8 +184,13 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
     )
-    if m:
-        out.params["gpus"] = int(m.group(1))
+    tp = re.search(
+        r"(?<![\w])(?:tp|tensor[ -]?parallel\w*(?: size)?)\s*[=:]?\s*(\d{1,5})(?![\w.])", t
+    )
+    if tp:  # «при TP=4»: the tensor-parallel size is the GPU count
+        out.params["gpus"] = count(tp.group(1))
+    elif m:
+        out.params["gpus"] = signed(t, m.start(1), count(m.group(1)))
     elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|карточн\w*)[ -]?сервер\w*", t):
         out.params["gpus"] = 8
     return t
@@ -211,7 +226,7 @@ def _training(t: str, out: Found) -> None:
 _EGRESS = re.compile(
     r"исходящ\w*|egress|эгресс\w*|outbound|наружу|"
     r"(?:скач|выгруж|выгруз|отда|забир|кача)\w* (?:\w+ ){0,4}?(?:с|из|от) (?:\w+ )?сервер\w*|"
-    r"(?:до)?плат\w* (?:\w+ ){0,1}?за (?:\w+ )?трафик\w*|"
+    r"(?:до)?пла[тч]\w* (?:\w+ ){0,1}?за (?:\w+ )?трафик\w*|"
     r"трафик\w* (?:\w+ ){0,2}?(?:включ|лимит|огранич|бесплат|платн|тариф|доплат|стои|оплач)\w*|"
     r"(?:включ|лимит|огранич|бесплат|платн|стоимост|цен|сколько|объем)\w* (?:\w+ ){0,2}?трафик\w*"
 )
@@ -238,17 +253,28 @@ def extract(text: str, catalog: Catalog) -> Extraction:
     return extract_normalised(normalise(text), catalog)
 
 
-def extract_normalised(raw: str, catalog: Catalog) -> Extraction:
-    """extract() of text already passed through numbers.normalise."""
+def extract_normalised(
+    raw: str, catalog: Catalog, found: tuple[DateMention, ...] | None = None
+) -> Extraction:
+    """extract() of text already passed through numbers.normalise (`found`: its dates)."""
     out = Found()
     padded = f" {norm(_families(raw))} "  # catalogue names are matched on this form
-    t = money(raw, out)
+    t = _period(raw, found, out)
+    t = money(t, out)
     t = _gpus(padded, t, out, catalog)
+    named = _named(padded, catalog.gpu_aliases)
+    if len(named) > 1:  # «L40S или H100»: the first one named leads
+        out.params["gpu"] = named[0]
+    t = unknown_gpu(t, out)
+    gpu_memory(t, out, verdict=intent.verdict(t))
+    _gpu_version(out, catalog)
     t = _model(padded, t, out, catalog)
     _precisions(t, out)
     context(t, out)
     batch(t, out)
     duration(t, out)
+    architecture(t, out)
+    _cache_precision(out)
     _training(t, out)
     _flags(t, out)
     return Extraction(
@@ -257,10 +283,54 @@ def extract_normalised(raw: str, catalog: Catalog) -> Extraction:
         definitional=intent.definitional(t),
         price_words=intent.price_words(raw),
         request=intent.request(raw),
+        per_card=intent.per_card(t),
+        verdict=intent.verdict(t),
         notes=tuple(out.notes),
-        gpus=_named(padded, catalog.gpu_aliases),
+        problems=tuple(out.problems),
+        gpus=named,
         models=_named(padded, catalog.model_aliases),
     )
+
+
+def _period(raw: str, found: tuple[DateMention, ...] | None, out: Found) -> str:
+    """Dates and years masked (never a duration or a size); a date range is the duration."""
+    t, p = masked(raw, found)
+    if p is not None and p.problem:
+        out.problems.append(p.problem)
+    elif p is not None and p.days:
+        out.params.update(duration=p.days, duration_unit="days")
+        out.notes.append(f"диапазон дат считаем включительно: {p.days} {_days(p.days)}")
+    elif p is not None and p.months:
+        out.params.update(duration=1, duration_unit="years")
+    return t
+
+
+def _days(n: int) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return "день"
+    return "дня" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "дней"
+
+
+def _gpu_version(out: Found, catalog: Catalog) -> None:
+    """«A100 на 40 ГБ» → the 40 GB A100; a catalogue GPU with other memory than stated is
+    computed with the stated memory (the customer knows their card)."""
+    gpu, memory = out.params.get("gpu"), out.params.get("gpu_memory_gb")
+    if not isinstance(gpu, str) or not isinstance(memory, int | float):
+        return
+    version = catalog.version_with_memory(gpu, float(memory))
+    if version is not None:
+        out.params["gpu"] = version.id
+        del out.params["gpu_memory_gb"]
+    else:
+        out.params["gpu_label"] = catalog.gpus[gpu].name
+        del out.params["gpu"]
+
+
+def _cache_precision(out: Found) -> None:
+    """KV cache from an architecture with no model size: the precision stated is the cache's."""
+    p = out.params
+    if "layers" in p and not ("params_b" in p or "model" in p) and "precision" in p:
+        p.setdefault("kv_precision", p.pop("precision"))
 
 
 def bare_context(normalised: str) -> Extraction | None:

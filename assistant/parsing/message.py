@@ -83,6 +83,7 @@ class Reader:
     def read(self, text: str) -> ParsedMessage:
         tokens = tokenize(text)
         normalised = normalise(text)
+        found = dates(normalised)
         sig = signals(text, tokens)
         return ParsedMessage(
             text=text,
@@ -90,9 +91,9 @@ class Reader:
             normalised=normalised,
             pieces=len(text.split()),
             numbers=tuple(float(x.replace(",", ".")) for x in _DIGITS.findall(text)),
-            quantities=extract_normalised(normalised, self.catalog),
+            quantities=extract_normalised(normalised, self.catalog, found),
             bare_context=bare_context(normalised),
-            dates=dates(normalised),
+            dates=found,
             terms=MappingProxyType(self.terms.match(text) if self.terms else {}),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,

@@ -15,7 +15,7 @@ _LOOKALIKE = str.maketrans("авекмнорстухй", "abekmhopctyxn")
 _LOOKALIKE_SET = frozenset("авекмнорстух")
 
 _UNITS = {
-    0: "ноль нуля",
+    0: "ноль",  # not «нуля»: «обучение с нуля» is from scratch
     1: "один одна одно одну одного одной одном одним",
     2: "два две двух двум двумя пару пара пары двое",
     3: "три трех трем тремя трое",
@@ -90,7 +90,9 @@ def _magnitude(v: float) -> int:
 
 def words_to_digits(text: str) -> str:
     """«семьдесят пять» → «75», «четыреста пять» → «405», «двух» → «2», «полтора» → «1.5»."""
-    tokens = re.split(r"(\s+)", text)
+    # «на двух?», «две, …»: punctuation after a number word is its own token
+    tokens = re.split(r"(\s+|(?<=[а-я])(?=[?!.,;:…)»]))", text)
+    tokens = [t for t in tokens if t]
     out: list[str] = []
     acc: float | None = None
     last_mag = 1000

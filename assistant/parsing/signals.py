@@ -37,7 +37,7 @@ _NOT_OURS = re.compile(
     r"wildberries|авито|avito|маркетплейс\w*|акци[йия]\w*|курс\w* (?:акци|доллар|рубл|валют)\w*|"
     r"бирж\w*|котировк\w*|ваканси\w*|резюме|офис\w*|адрес\w* (?:офис|компани)\w*|в как\w* город\w*|"
     r"договор\w*|ндс|"
-    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|sla\b|крипт\w*"
+    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|\bsla\b|крипт\w*"
 )
 _GREETING = re.compile(
     r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
@@ -81,6 +81,12 @@ _FOLLOW_UP_START = re.compile(
 # A calculator follow-up opens like this («а в FP8?», «тогда на 8 картах», «ок, а за неделю?»).
 _CONTINUES = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
 _THANKS_START = ("спасибо", "благодар", "спс", "thank")
+# A speed question: the glossary explains tokens per second but gives no figure per setup.
+_THROUGHPUT = re.compile(
+    r"токен\w* (?:в|за|/) ?(?:секунд\w*|сек\b|с\b)|tokens? (?:per|a|/) ?(?:second|sec|s)\b|"
+    r"\btok/s|\bt/s\b|\btps\b|скорост\w* (?:генерац|инференс|ответ|вывод)\w*|"
+    r"пропускн\w* способност\w*|throughput"
+)
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class Signals:
     counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
     thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
     continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)
+    throughput: bool = False  # asks for tokens per second: no calculator gives that
 
 
 def signals(text: str, tokens: Tokens) -> Signals:
@@ -120,6 +127,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         counterpart=bool(_COUNTERPART.search(t)),
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),
+        throughput=bool(_THROUGHPUT.search(t)),
     )
 
 

@@ -16,7 +16,13 @@ _CALC_ASK = re.compile(
     r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
     r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
     r"какова цена|какая стоимость|на скольк\w*|how much|how many|calculate|estimate|fit|"
-    r"hourly|monthly|per hour|per month|в час|за час|в месяц)(?!\w)"
+    r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
+    r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
+    r"как\w* (?:видеокарт|карт|gpu|гпу)\w* (?:выбрать|взять|брать|нужн\w*)|"
+    r"что (?:взять|выбрать)|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
+    r"запас\w* на накладн\w*|накладн\w* расход\w*|доплачива\w*|деньги за|бесплатн\w*|"
+    r"объ[её]м\w*|лимит\w*|потян\w*|тянет|пойд[её]т ли|завед[её]тся|справится|осилит|"
+    r"выдержит)(?!\w)"
 )
 # «какой механизм использовать», «как разрезать» — advice about a term, not a calculation.
 _HOW = re.compile(
@@ -41,6 +47,8 @@ def wants_calculation(
     """A calculator answers explicit calculation requests and short follow-ups to one."""
     t = message.tokens.folded
     if not numeric or _SIZE_KEYS & set(missing) or _ASKS_DEFINITION.search(t):
+        return False
+    if message.signals.throughput:  # tokens per second: no calculator gives that figure
         return False
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)

@@ -23,8 +23,6 @@ from assistant.tools.display_text import (
     precision,
     tokens,
 )
-from assistant.tools.memory import InferenceInput
-from assistant.tools.registry import get_tool
 from assistant.tools.units import plural
 
 
@@ -43,15 +41,6 @@ def _of_whom(f: Facts) -> str:
     return "м" + text[1:].replace("Модель", "одели", 1) if text.startswith("Модель") else text
 
 
-def parts_source(f: Facts) -> Facts:
-    """Where weights and KV cache are read: the result itself, or — gpu_fit reports only the
-    total — the inference calculator run on the same inputs (the display computes nothing)."""
-    if f.value("weights_gb") is not None or f.tool != "gpu_fit" or f.arg("required_gb"):
-        return f
-    keep = {k: v for k, v in f.result.inputs.items() if k in InferenceInput.model_fields}
-    return Facts(get_tool("vram_inference").run(keep, f.catalog), f.stated, f.catalog)
-
-
 def total(f: Facts) -> tuple[float | None, float | None]:
     lo = f.value("total_low_gb") or f.value("need_low_gb")
     hi = f.value("total_high_gb") or f.value("need_high_gb")
@@ -60,11 +49,11 @@ def total(f: Facts) -> tuple[float | None, float | None]:
 
 def memory_rows(f: Facts) -> list[DisplayRow]:
     """Веса / KV-кэш / Запас 10–30 % / Итого — only the parts the result (or source) has."""
-    parts = parts_source(f)
+    parts = f  # vram_inference and gpu_fit both report weights, KV cache and overhead
     w, kv = parts.value("weights_gb"), parts.value("kv_cache_gb") or 0.0
     lo, hi = total(f)
     rows: list[DisplayRow] = []
-    if w is not None:
+    if w:  # KV cache from an architecture alone has no weights row
         rows.append(DisplayRow(label="Веса", value=f.gb(w), note=_weights_note(parts)))
     if kv:
         rows.append(DisplayRow(label="KV-кэш", value=f.gb(kv), note=_kv_note(f)))
@@ -153,7 +142,18 @@ def _fit(f: Facts) -> Body:
         rows.append(DisplayRow(label="Нужно памяти", value=f.span(lo, hi), strong=True))
     options = _options(f)
     gpu, n = f.arg("gpu"), int(f.arg("gpus") or f.value("gpus") or 1)
-    if isinstance(gpu, str) and gpu:
+    stated = f.value("gpu_memory_gb") if f.arg("gpu_memory_gb") else None
+    if stated and not gpu:  # a card outside the catalogue, by the memory the user stated
+        verdict = str(f.result.values.get("verdict", ""))
+        many = f"{n} {plural(n, 'карта', 'карты', 'карт')} по {f.gb(stated)}"
+        card = f"Карта с {f.gb(stated)}" if n == 1 else many
+        rows.append(DisplayRow(label=card, value=_verdict_text(verdict)))
+        needed = int(f.value("gpus_needed") or 0)
+        such = plural(needed, "такая карта", "такие карты", "таких карт")
+        more = f"; с запасом нужно {needed} {such}" if needed > n else ""
+        where = f"карту с {f.gb(stated)}" if n == 1 else many
+        headline = f"{_verdict_text(verdict)} на {where}{more}"
+    elif isinstance(gpu, str) and gpu:
         per_lo, per_hi = f.value("per_gpu_low_gb"), f.value("per_gpu_high_gb")
         if n > 1 and per_lo is not None and per_hi is not None:
             note = "тензорный параллелизм делит веса и KV-кэш поровну"
@@ -165,6 +165,7 @@ def _fit(f: Facts) -> Body:
         headline = _fit_gpu_headline(f, gpu, n, verdict)
     else:
         headline = _fit_catalogue_headline(options, f.catalog)
+        rows += _per_card_rows(f, n)
     need = f.span(lo, hi) if lo is not None and hi is not None else ""
     lead = who(f) if f.arg("required_gb") is None else "Потребность"
     p = f.arg("precision")
@@ -172,6 +173,22 @@ def _fit(f: Facts) -> Body:
         lead += f" в {precision(p)}"
     table = _options_table(options, lo, f.catalog) if options else None
     return Body(headline=f"{lead}: около {need} — {headline}.", rows=rows, table=table)
+
+
+def _per_card_rows(f: Facts, n: int) -> list[DisplayRow]:
+    """«405B в FP8 на 8 картах — сколько весов на каждую?»: the split, no GPU model needed."""
+    weights, lo, hi = (
+        f.value("weights_per_gpu_gb"),
+        f.value("per_gpu_low_gb"),
+        f.value("per_gpu_high_gb"),
+    )
+    if n <= 1 or weights is None or lo is None or hi is None:
+        return []
+    note = "тензорный параллелизм делит веса и KV-кэш поровну"
+    return [
+        DisplayRow(label=f"Веса на каждую из {n}{NBSP}GPU", value=f.gb(weights), note=note),
+        DisplayRow(label="С KV-кэшем и запасом на GPU", value=f.span(lo, hi)),
+    ]
 
 
 def _verdict_text(verdict: str) -> str:
@@ -220,9 +237,10 @@ def _options_table(
         n = int(o.get("gpus_needed") or 0)
         tight = need_low is not None and float(o["memory_gb"]) >= need_low
         fits = "да" if n == 1 else "впритык" if tight else "нет"
-        rows.append(
-            [gpu_name(str(o.get("gpu", "")), catalog), gb(float(o["memory_gb"])), num(n), fits]
-        )
+        name = gpu_name(str(o.get("gpu", "")), catalog)
+        if o.get("offered") is False:
+            name += " (не предлагаем)"
+        rows.append([name, gb(float(o["memory_gb"])), num(n), fits])
     return DisplayTable(
         caption="Варианты GPU", columns=["GPU", "Память", "Нужно GPU", "Поместится?"], rows=rows
     )

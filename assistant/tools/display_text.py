@@ -201,6 +201,7 @@ INPUT_ROWS: tuple[tuple[tuple[str, ...], str, Formatter], ...] = (
     (("overhead_low_pct", "overhead_high_pct"), "Запас", _pct_range),
     (("quant_scales",), "Масштабы квантования", _get("quant_scales", _yes("учтены"))),
     (("gpu",), "GPU", _get("gpu", str)),
+    (("gpu_memory_gb",), "Память карты", _get("gpu_memory_gb", lambda v: gb(float(v)))),
     (("gpus",), "Число GPU", _get("gpus", lambda v: num(int(v)))),
     (("sharding",), "Шардирование", _get("sharding", lambda v: SHARDING_TEXT.get(v, str(v)))),
     (("lora_trainable_pct",), "Обучаемых параметров", _get("lora_trainable_pct", _pct)),

@@ -67,10 +67,18 @@ class InferenceInput(ToolInput):
     )
     gib: bool = Field(default=False, description="Показывать в ГиБ (2³⁰ байт) вместо ГБ")
 
+    @property
+    def architecture_only(self) -> bool:
+        """KV cache from layers, KV heads and head dim alone: no weights to size."""
+        shape = (self.layers, self.kv_heads, self.head_dim)
+        return self.model is None and self.params_b is None and all(v for v in shape)
+
     @model_validator(mode="after")
     def _check(self) -> InferenceInput:
-        if self.model is None and self.params_b is None:
+        if self.model is None and self.params_b is None and not self.architecture_only:
             raise ToolInputError("Укажите модель или число параметров (например, 70B).")
+        if self.architecture_only and self.context_tokens == 0:
+            raise ToolInputError("Для KV-кэша укажите длину контекста, например «контекст 8k».")
         if self.overhead_high_pct < self.overhead_low_pct:
             raise ToolInputError("Верхний запас не может быть меньше нижнего.")
         return self
@@ -127,10 +135,15 @@ def kv_shape(inp: InferenceInput, params_b: float, catalog: Catalog) -> KvShape:
     return KvShape(m.layers, m.kv_heads, m.head_dim, m.kv_latent_dim, source)
 
 
+def model_size(inp: InferenceInput, catalog: Catalog) -> float:
+    """Billions of parameters: given, the catalogue model's, or 0 (architecture only)."""
+    if inp.params_b is not None:
+        return inp.params_b
+    return catalog.models[inp.model].params_b if inp.model else 0.0
+
+
 def breakdown(inp: InferenceInput, catalog: Catalog) -> Breakdown:
-    params_b = (
-        inp.params_b if inp.params_b is not None else catalog.models[inp.model or ""].params_b
-    )
+    params_b = model_size(inp, catalog)
     block = DEFAULT_QUANT_BLOCK if inp.quant_scales else None
     bpp = bytes_per_value(inp.precision, block)
     weights = params_b * 1e9 * bpp
@@ -192,6 +205,8 @@ def range_text(low_gb: float, high_gb: float, gib: bool) -> str:
 
 def describe(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> tuple[str, list[str]]:
     """Russian summary sentences and the list of assumptions."""
+    if inp.architecture_only:
+        return _describe_cache(inp, bd), assumptions(inp, bd, catalog)
     g = inp.gib
     label = PRECISION_LABEL[inp.precision]
     who = f"{catalog.models[inp.model].name}, " if inp.model and inp.params_b is None else ""
@@ -220,6 +235,24 @@ def describe(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> tuple[str,
     return " ".join(parts), assumptions(inp, bd, catalog)
 
 
+def _describe_cache(inp: InferenceInput, bd: Breakdown) -> str:
+    g = inp.gib
+    req = "одного запроса" if inp.batch == 1 else f"{inp.batch} одновременных запросов"
+    total = range_text(to_gb(bd.low, g), to_gb(bd.high, g), g)
+    return (
+        f"KV-кэш для {req} с контекстом {tokens_text(inp.context_tokens)} займёт около "
+        f"{gb_text(to_gb(bd.kv_b, g), g)} ({kv_formula_text(inp, bd)}). Веса модели сюда не "
+        f"входят: размер модели не назван. С запасом {num(inp.overhead_low_pct)}–"
+        f"{num(inp.overhead_high_pct)}{NBSP}% — около {total} только под кэш."
+    )
+
+
+def overheads(bd: Breakdown, inp: InferenceInput) -> tuple[float, float]:
+    """The 10 % and 30 % of (weights + KV cache), in bytes: the breakdown's third line."""
+    base = bd.weights_b + bd.kv_b
+    return base * inp.overhead_low_pct / 100, base * inp.overhead_high_pct / 100
+
+
 def assumptions(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> list[str]:
     out = []
     if bd.kv is not None:
@@ -245,6 +278,8 @@ def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
         "bytes_per_param": bd.bytes_per_param,
         "weights_gb": sig(to_gb(bd.weights_b, g)),
         "kv_cache_gb": sig(to_gb(bd.kv_b, g)),
+        "overhead_low_gb": sig(to_gb(overheads(bd, inp)[0], g)),
+        "overhead_high_gb": sig(to_gb(overheads(bd, inp)[1], g)),
         "total_low_gb": sig(to_gb(bd.low, g)),
         "total_high_gb": sig(to_gb(bd.high, g)),
         "unit": "GiB" if g else "GB",
@@ -253,6 +288,8 @@ def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
     unused = {"model", "params_b", "layers", "kv_heads", "head_dim"}
     if bd.kv is None:
         unused |= {"kv_precision", "batch"}
+    if inp.architecture_only:
+        unused |= {"precision", "quant_scales"}
     if bd.kv is not None:
         derived.update(layers=bd.kv.layers, kv_heads=bd.kv.kv_heads, head_dim=bd.kv.head_dim)
         if bd.kv.latent_dim:

@@ -11,6 +11,8 @@ Interface (stable; the answer engine is built against it; Toolbox.solve also tak
     outcome.results           list[ToolResult]; missing precision → BF16/FP8/FP4 side by side
     outcome.params            carry into the next turn: solve(read("а в FP8?"), outcome.params, …)
     outcome.related_slugs     glossary slugs (vram, fp8, kv-cache, gpu-hour, …)
+    outcome.rejected          "" or why the values cannot be computed (out of range, a backwards
+                              date range): then answer_ru is that explanation (tools/limits.py)
     outcome.answer_ru         a ready Russian answer (summary + assumptions, or the question)
 
 Definition and how-to questions («что такое FP8?», «как дообучить 65B на одной карте?») are not
@@ -25,23 +27,41 @@ server price carried into a follow-up that changes the GPU count is split per GP
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from assistant.corpus.catalog import Catalog
+from assistant.errors import ToolInputError
 from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
+from assistant.tools.follow_up import (
+    short_follow_up,
+    with_follow_up,
+)
+from assistant.tools.limits import explain, out_of_range
 from assistant.tools.registry import get_tool
 from assistant.tools.render import answer_text
 from assistant.tools.slugs import related_slugs
+from assistant.tools.units import gb_text
 
 SIZE = ("model", "params_b")
-QUANTITY = ("model", "params_b", "price_month", "price_hour", "duration", "context_tokens")
-MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
-SHORT_FOLLOW_UP_WORDS = 5
+ARCHITECTURE = ("layers", "kv_heads", "head_dim")
+QUANTITY = (
+    "model",
+    "params_b",
+    "price_month",
+    "price_hour",
+    "duration",
+    "context_tokens",
+    "layers",
+    "gpu_memory_gb",
+)
+CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
 QUESTIONS = {
@@ -51,6 +71,8 @@ QUESTIONS = {
     "price": "По какой цене считать — сколько стоит GPU в месяц или в час? Если хотите, возьму "
     "пример из глоссария: H100 за 2 190 $ в месяц (около 3,00 $ за GPU-час).",
     "precision": "Какая точность — BF16, FP8 или FP4? Если не уверены, посчитаю для BF16.",
+    "gpu_memory": "Сколько памяти у этой карты? Напишите объём в гигабайтах — посчитаю, "
+    "поместится ли модель.",
 }
 
 
@@ -65,6 +87,7 @@ class NumericOutcome(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
     related_slugs: list[str] = Field(default_factory=list)
     notes_ru: list[str] = Field(default_factory=list)
+    rejected: str = ""  # Russian: why these values cannot be computed (out of range, bad dates)
     answer_ru: str = ""
 
 
@@ -76,12 +99,16 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
     p, it = ex.params, ex.intents
     if ex.definitional and not ex.request:
         return None
+    if ex.problems:  # a date range that cannot be a rental period
+        return "gpu_cost"
     if _has(p, "price_month", "price_hour") or "cost" in it:
         return "gpu_cost"
     if "training" in it or "method" in p or "sharding" in p:
         return "vram_training"
     if "fit" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return "gpu_fit"
+    if _has(p, *ARCHITECTURE):
+        return _upgrade("vram_inference", p)
     if _has(p, "duration") and not _has(p, *SIZE):
         return "gpu_cost" if prev in (None, "gpu_cost") or _has(p, "gpus", "gpu") else prev
     if "vram" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
@@ -95,7 +122,7 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
 
 def _upgrade(tool: str, p: Mapping[str, Any]) -> str:
     """A follow-up naming GPUs turns a memory question into a fit question."""
-    if tool == "vram_inference" and _has(p, "gpu", "gpus"):
+    if tool == "vram_inference" and _has(p, "gpus", *CARD):
         return "gpu_fit"
     return tool
 
@@ -115,6 +142,15 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
             base.pop(b, None)
         if b in new:
             base.pop(a, None)
+    if "gpu" in new or ("gpu_label" in new and "gpu_memory_gb" not in new):
+        for key in CARD:  # another card: the memory stated for the previous one is not its
+            base.pop(key, None)
+    if _has(new, *SIZE):  # another model: its own architecture
+        for key in ARCHITECTURE:
+            base.pop(key, None)
+    architecture_only = all(k in base for k in ARCHITECTURE) and not _has(base, *SIZE)
+    if architecture_only and "precision" in new and not _has(new, *SIZE):
+        new["kv_precision"] = new.pop("precision")  # «а в FP8?» about a cache: the cache's
     return {**base, **new}
 
 
@@ -128,18 +164,15 @@ def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> b
     )
 
 
-def _short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
-    if not carried.get("tool"):
-        return False
-    return message.signals.continues or message.pieces <= SHORT_FOLLOW_UP_WORDS
-
-
 def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
     """A quantity to compute with, an explicit request, an egress question, or a short follow-up
-    that changes a carried parameter; otherwise a term question («как …», «что даёт …»)."""
+    that changes a carried parameter or asks the carried calculation something new («а какие
+    карты подойдут?», «а сколько из этого запас?»); otherwise a term question («как …»)."""
     if _has(ex.params, *QUANTITY) or ex.request or ex.params.get("egress"):
         return True
-    return _short_follow_up(message, carried) and bool(ex.params)
+    if ex.problems:
+        return True
+    return short_follow_up(message, carried) and bool(ex.params or ex.intents)
 
 
 def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:
@@ -153,13 +186,24 @@ def arguments_for(tool: str, merged: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in merged.items() if k in fields}
 
 
-def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Catalog) -> list[str]:
+def missing_for(
+    tool: str,
+    args: dict[str, Any],
+    price_asked: bool,
+    catalog: Catalog,
+    merged: dict[str, Any],
+    ex: Extraction | None = None,
+) -> list[str]:
     out: list[str] = []
     sized = tool in ("vram_inference", "gpu_fit", "vram_training")
-    if sized and not _has(args, *SIZE, "required_gb"):
+    architecture = tool != "vram_training" and all(k in args for k in ARCHITECTURE)
+    if sized and not _has(args, *SIZE, "required_gb") and not architecture:
         out.append("params_b")
-    if tool == "gpu_fit" and "gpus" in args and "gpu" not in args:
-        out.append("gpu")
+    card = _has(args, "gpu", "gpu_memory_gb")
+    if tool == "gpu_fit" and "gpu_label" in merged and not card:
+        out.append("gpu_memory")
+    elif tool == "gpu_fit" and not card and _verdict_for_many(args, ex):
+        out.append("gpu")  # «поместится ли 70B на 2 карты?» — на каких?
     if tool == "gpu_cost" and not _has(args, "price_month", "price_hour"):
         example = args.get("gpu") and catalog.prices.example_month(args["gpu"])
         if not example and (price_asked or not _has(args, "duration", "egress")):
@@ -168,16 +212,24 @@ def missing_for(tool: str, args: dict[str, Any], price_asked: bool, catalog: Cat
         tool in ("vram_inference", "gpu_fit")
         and "precision" not in args
         and "required_gb" not in args
+        and not (architecture and not _has(args, *SIZE))
     ):
         out.append("precision")
     return out
+
+
+def _verdict_for_many(args: dict[str, Any], ex: Extraction | None) -> bool:
+    """«Поместится ли … на 2 карты?» asks a verdict that needs the card; «сколько весов на
+    каждую?» does not."""
+    many = int(args.get("gpus") or 1) > 1
+    return many and ex is not None and ex.verdict and not ex.per_card
 
 
 def solve(
     message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
 ) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = _with_bare_context(message, carried)
+    ex = with_follow_up(message, carried)
     if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
     fresh = _is_fresh(message, ex, carried)
@@ -185,45 +237,119 @@ def solve(
     tool = choose_tool(ex, None if fresh else carried.get("tool"), merged)
     if tool is None:
         return NumericOutcome(is_numeric=False, params=carried)
+    if tool == "gpu_cost" and "gpus" not in ex.params and _SO_MANY.search(message.normalised):
+        merged["gpus"] = merged.get("gpus_advised") or merged.get("gpus") or 1
     if tool == "vram_inference" and "gpus" in merged and "gpus" in ex.params:
         tool = "gpu_fit"
     price_asked = ex.price_words or bool(carried.get("price_asked") and not fresh)
     return _outcome(tool, merged, ex, price_asked, catalog)
 
 
-def _with_bare_context(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
-    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
-    ex = message.quantities
-    if (
-        carried.get("tool") in MEMORY_TOOLS
-        and "context_tokens" not in ex.params
-        and _short_follow_up(message, carried)
-        and message.bare_context is not None
-    ):
-        return ex.merged(message.bare_context)
-    return ex
-
-
 def _outcome(
-    tool: str, merged: dict[str, Any], ex: Extraction, price_asked: bool, catalog: Catalog
+    tool: str,
+    merged: dict[str, Any],
+    ex: Extraction,
+    price_asked: bool,
+    catalog: Catalog,
 ) -> NumericOutcome:
     args = arguments_for(tool, merged)
-    missing = missing_for(tool, args, price_asked, catalog)
-    results = _results(tool, args, missing, ex, catalog)
+    missing = missing_for(tool, args, price_asked, catalog, merged, ex)
+    rejected = (ex.problems[0] if ex.problems else "") or out_of_range(args) or ""
+    try:
+        results = [] if rejected else _results(tool, args, missing, ex, catalog)
+    except ToolInputError as e:  # what the limits above do not foresee (an unknown model…)
+        rejected, results = explain(e.user_message), []
+    if rejected:
+        return _rejected(tool, args, rejected, merged, catalog)
     outcome = NumericOutcome(
         is_numeric=True,
         tool=tool,
         arguments=args,
         missing=missing,
-        clarify_question=QUESTIONS[missing[0]] if missing else None,
+        clarify_question=_question(missing, merged),
         defaults=results[0].defaults if results else [],
         results=results,
-        params={**merged, "tool": tool, **({"price_asked": True} if price_asked else {})},
+        params={
+            **merged,
+            "tool": tool,
+            **({"price_asked": True} if price_asked else {}),
+            **_advised(results),
+        },
         related_slugs=related_slugs(tool, args, catalog),
-        notes_ru=list(ex.notes),
+        notes_ru=[*ex.notes, *_card_note(tool, merged, args)],
     )
     outcome.answer_ru = answer_text(outcome, catalog)
     return outcome
+
+
+# «сколько будет стоить столько карт?» after «сколько H100 нужно …» — the count advised
+_SO_MANY = re.compile(
+    r"(?<!\w)(?:столько|эти|все эти|нужное число|нужное количество) ?(?:карт|gpu|гпу|штук)"
+)
+
+
+def _advised(results: list[ToolResult]) -> dict[str, Any]:
+    """The GPU count a fit advised, for a cost follow-up about «столько карт»."""
+    if len(results) == 1 and results[0].tool == "gpu_fit":
+        needed = results[0].values.get("gpus_needed")
+        if isinstance(needed, int):
+            return {"gpus_advised": needed}
+    return {}
+
+
+def _question(missing: list[str], merged: dict[str, Any]) -> str | None:
+    """The one question back; for an unknown card, named: «Сколько памяти у RTX 3060? …»."""
+    if not missing:
+        return None
+    label = merged.get("gpu_label")
+    if missing[0] == "gpu_memory" and label:
+        return (
+            f"{label} нет в каталоге FullGPU. Сколько у этой карты памяти? Напишите объём в "
+            "гигабайтах — посчитаю, поместится ли модель."
+        )
+    return QUESTIONS[missing[0]]
+
+
+def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[str]:
+    """«RTX A5000 — не из каталога FullGPU, считаем по указанной памяти: 24 ГБ»."""
+    label, memory = merged.get("gpu_label"), args.get("gpu_memory_gb")
+    if tool != "gpu_fit" or not label or memory is None:
+        return []
+    return [f"{label} — не из каталога FullGPU, считаем по указанной памяти: {gb_text(memory)}"]
+
+
+def _infinite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _sane(merged: dict[str, Any]) -> dict[str, Any]:
+    """The parameters without the values out of range: «а на 5 лет?» after «на 500 лет»
+    still knows the GPU."""
+    out = dict(merged)
+    for key, value in merged.items():
+        probe = {key: value}
+        if key == "duration":
+            probe["duration_unit"] = merged.get("duration_unit", "hours")
+        if out_of_range(probe):
+            out.pop(key, None)
+    return out
+
+
+def _rejected(
+    tool: str, args: dict[str, Any], text: str, merged: dict[str, Any], catalog: Catalog
+) -> NumericOutcome:
+    """Values no calculator can use: the explanation is the answer."""
+    if not text.startswith("Посчитать не получится"):
+        text = f"Посчитать не получится: {text}."
+    return NumericOutcome(
+        is_numeric=True,
+        tool=tool,
+        arguments={k: v for k, v in args.items() if not _infinite(v)},  # JSON has no Infinity
+        rejected=text,
+        params={**_sane(merged), "tool": tool},
+        related_slugs=related_slugs(tool, {}, catalog),
+        answer_ru=text,
+    )
 
 
 def _results(
@@ -237,4 +363,6 @@ def _results(
     more = ex.params.get("compare_precisions") or []
     if "precision" in t.input_model.model_fields and len(more) > 1:
         return [t.run({**args, "precision": p}, catalog) for p in more]
+    if tool == "gpu_fit" and args.get("gpu") in ex.gpus and len(ex.gpus) > 1:  # «L40S или H100?»
+        return [t.run({**args, "gpu": g}, catalog) for g in ex.gpus]
     return [t.run(args, catalog)]

@@ -123,12 +123,14 @@ def test_fit_has_the_gpu_options_table_and_a_verdict() -> None:
     assert d.table is not None
     assert d.table.columns == ["GPU", "Память", "Нужно GPU", "Поместится?"]
     table = {row[0]: row for row in d.table.rows}
-    assert len(table) == len(CATALOG.gpus)
+    # the GPUs FullGPU offers (corpus/gpus.yaml `offered`); the ones it does not are shown only
+    # when asked about, marked «не предлагаем»
+    assert len(table) == len([g for g in CATALOG.gpus.values() if g.offered])
     assert table["H100 SXM"] == ["H100 SXM", f"80{NB}ГБ", "2", "впритык"]
     assert table["H200"][1:] == [f"141{NB}ГБ", "1", "да"]
     assert table["RTX 5090"][3] == "нет"
     assert "впритык" in d.headline and "H100 SXM" in d.headline
-    # weights come from the inference calculator on the same inputs
+    # weights come from the fit's own breakdown
     assert [r.label for r in d.rows][:1] == ["Веса"]
     assert any(r.label == "H100 SXM" and r.value == "впритык" for r in d.rows)
 

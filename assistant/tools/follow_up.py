@@ -1,0 +1,78 @@
+"""Short follow-ups to a calculation → the parameter they change, read against what is carried.
+
+with_follow_up(read("а для 32k?"), carried)   → context 32 768 after a memory question
+with_follow_up(read("а на одной?"), carried)  → gpus 1 after a calculation with GPUs
+with_follow_up(read("у неё 24 ГБ"), carried)  → gpu_memory_gb 24 after the question back
+                                                about an unknown card's memory
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any
+
+from assistant.parsing.extract import Extraction
+from assistant.parsing.message import ParsedMessage
+
+SIZE = ("model", "params_b")
+MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
+SHORT_FOLLOW_UP_WORDS = 5
+
+
+def _has(p: Any, *keys: str) -> bool:
+    return any(k in p for k in keys)
+
+
+def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+    if not carried.get("tool"):
+        return False
+    return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
+
+
+_BARE_COUNT = re.compile(
+    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
+)
+
+
+def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count."""
+    if "gpus" in ex.params or not short_follow_up(message, carried):
+        return ex
+    if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
+        return ex
+    m = _BARE_COUNT.search(message.normalised)
+    if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
+        return ex
+    n = int(m.group(1)) if m.group(1).isdigit() else 1
+    gpus = Extraction(params=MappingProxyType({"gpus": n}))
+    return ex.merged(gpus)
+
+
+_BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
+
+
+def _with_bare_memory(
+    message: ParsedMessage, carried: dict[str, Any], ex: Extraction
+) -> Extraction:
+    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory."""
+    if "gpu_label" not in carried or "gpu_memory_gb" in carried or "gpu_memory_gb" in ex.params:
+        return ex
+    m = _BARE_MEMORY.search(message.normalised)
+    if m is None or not short_follow_up(message, carried):
+        return ex
+    return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
+
+
+def with_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
+    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
+    ex = _with_bare_count(message, carried, message.quantities)
+    ex = _with_bare_memory(message, carried, ex)
+    if (
+        carried.get("tool") in MEMORY_TOOLS
+        and "context_tokens" not in ex.params
+        and short_follow_up(message, carried)
+        and message.bare_context is not None
+    ):
+        return ex.merged(message.bare_context)
+    return ex

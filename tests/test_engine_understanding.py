@@ -1,0 +1,231 @@
+"""Issue 11's examples, through the whole engine (the fast fixtures): years are not rental
+durations, absurd values get a friendly answer, date ranges and durations in words become
+hours, follow-ups reuse the calculation — also from a text-only thread — and problems that are
+calculations reach the calculator."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+
+from assistant.answer.generation import EmbeddedGenerator
+from assistant.corpus.catalog import Catalog
+from assistant.engine import Engine
+from assistant.pipeline import Pipeline
+from assistant.schema import Answer, Turn
+from assistant.search.retrieval import Retriever
+from assistant.settings import Settings
+
+
+def tools(a: Answer) -> list[str]:
+    return [c.name for c in a.tool_calls]
+
+
+def values(a: Answer) -> dict[str, Any]:
+    return a.tool_calls[0].result["values"] if a.tool_calls else {}
+
+
+def conversation(p: Pipeline, *messages: str, history: list[Turn] | None = None) -> list[Answer]:
+    turns = list(history or [])
+    out = []
+    for m in messages:
+        a = p.answer(m, turns)
+        turns.extend(p.turns_for(m, a))
+        out.append(a)
+    return out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Какая память была у H100 на старте продаж в 2023 году?",
+        "NVLink образца 2024 года быстрее прошлого?",
+        "Кто стал чемпионом мира по хоккею в 2019 году?",
+        "что изменилось в CUDA с 2020 по 2024 год?",
+        "15 марта 2024 года после обновления перестал работать драйвер CUDA, что делать?",
+    ],
+)
+def test_a_year_is_never_a_rental_duration(fast_pipeline: Pipeline, text: str) -> None:
+    a = fast_pipeline.answer(text)
+    assert "gpu_cost" not in tools(a)  # was ToolInputError «больше 10 лет», HTTP 422, exit 2
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("сколько будет стоить H100 на 500 лет?", "до десяти лет"),
+        ("сколько памяти нужно модели на " + "1" * 400 + "B в BF16?", "двадцати триллионов"),
+        ("сколько памяти нужно модели на 999999999999B в FP8?", "двадцати триллионов"),
+        ("сколько памяти нужно -13B в FP16?", "минус"),
+        ("H100 на 0 часов — сколько?", "не за что"),
+        ("70B fp8, контекст 128k, батч 10000000 запросов — сколько памяти?", "ста тысяч"),
+        ("с 10 по 9 июня 8 H100 — сколько?", "раньше даты начала"),
+        ("с 1 января 2020 по 31 декабря 2099 года нужна H100 — сколько это стоит?", "десяти лет"),
+    ],
+)
+def test_out_of_range_values_get_a_friendly_answer(
+    fast_pipeline: Pipeline, text: str, says: str
+) -> None:
+    a = fast_pipeline.answer(text)
+    assert a.route == "clarify" and a.tool_calls == [] and not a.refused
+    assert a.answer.startswith("Посчитать не получится") and says in a.answer
+    assert "weights_gb" not in values(a)  # «-13B» is never computed as 13B
+
+
+@pytest.mark.parametrize(
+    ("text", "hours", "cost"),
+    [
+        ("16 карт H100 в течение 5 дней — какая сумма?", 120, 5760),
+        ("с 10 по 24 июня нужны 8 H100 — сколько это будет стоить?", 360, 8640),
+        ("с 20 декабря по 10 января на 4 H100 — какой счёт?", 528, 6336),
+        ("8 H100 на неделю и два дня — сколько?", 216, 5184),
+        ("в 2025 году нужно 8 H100 на две недели — сколько?", 336, 8064),
+    ],
+)
+def test_durations_in_words_and_ranges_always_show_the_total(
+    fast_pipeline: Pipeline, text: str, hours: float, cost: float
+) -> None:
+    a = fast_pipeline.answer(text)
+    assert tools(a) == ["gpu_cost"]
+    assert values(a)["hours"] == hours and values(a)["job_cost"] == pytest.approx(cost)
+    assert "обойдётся примерно в" in a.answer  # the total is in the text, not only the rate
+
+
+def test_follow_up_asks_where_the_model_fits(fast_pipeline: Pipeline) -> None:
+    first, second = conversation(
+        fast_pipeline,
+        "Сколько памяти нужно Qwen 2.5 72B в FP8 с контекстом 16k?",
+        "а какие карты подойдут?",
+    )
+    assert tools(first) == ["vram_inference"] and tools(second) == ["gpu_fit"]
+    args = second.tool_calls[0].arguments
+    assert (args["model"], args["precision"], args["context_tokens"]) == (
+        "qwen2.5-72b",
+        "fp8",
+        16384,
+    )
+
+
+def test_follow_up_whether_a_gpu_is_enough_uses_everything_said(fast_pipeline: Pipeline) -> None:
+    _, second = conversation(
+        fast_pipeline,
+        "Планируем Mistral 7B в FP16, контекст 8k, 10 пользователей",
+        "одной L40S хватит?",
+    )
+    args = second.tool_calls[0].arguments
+    assert tools(second) == ["gpu_fit"] and args["gpu"] == "l40s" and args["batch"] == 10
+    assert args["context_tokens"] == 8192 and values(second)["verdict"] == "fits"
+
+
+def test_follow_up_for_another_duration_and_the_advised_count(fast_pipeline: Pipeline) -> None:
+    _, cost, month = conversation(
+        fast_pipeline,
+        "Сколько H100 нужно для Llama 3 70B в BF16?",
+        "сколько будет стоить столько карт на неделю?",
+        "а на месяц?",
+    )
+    assert values(cost)["gpus"] == 4 and values(cost)["hours"] == 168  # the fit advised 4
+    assert values(month)["hours"] == 730 and values(month)["gpus"] == 4
+
+
+def test_text_only_thread_is_read_for_parameters(fast_pipeline: Pipeline) -> None:
+    """/v1/suggest and OpenAI-style clients send text only: no params on the turns."""
+    thread = [
+        Turn(role="user", content="Добрый день! Хотим поднять Llama 2 13B, FP16, контекст 4k."),
+        Turn(role="assistant", content="Здравствуйте! На каких картах планируете запускать?"),
+    ]
+    [a] = conversation(fast_pipeline, "L40S или H100 — что взять?", history=thread)
+    assert tools(a)[:1] == ["gpu_fit"] and {c.arguments["gpu"] for c in a.tool_calls} == {
+        "l40s",
+        "h100-sxm",
+    }
+    args = a.tool_calls[0].arguments
+    assert (args["params_b"], args["precision"], args["context_tokens"]) == (13, "fp16", 4096)
+
+
+def test_a_pasted_helpdesk_thread_is_one_conversation(fast_pipeline: Pipeline) -> None:
+    pasted = (
+        "Иван Петров, 10:31\nДобрый день! Планируем Qwen 2.5 32B в FP8, контекст 32k, до 4 "
+        "пользователей одновременно.\nАнна (поддержка), 10:35\nЗдравствуйте! Сейчас посчитаем."
+        "\nИван Петров, 10:40\nХватит одной H100?"
+    )
+    a = fast_pipeline.answer(pasted)
+    args = a.tool_calls[0].arguments
+    assert tools(a) == ["gpu_fit"] and args["gpu"] == "h100-sxm" and args["batch"] == 4
+    assert (args["model"], args["context_tokens"]) == ("qwen2.5-32b", 32768)
+    assert values(a)["verdict"] == "tight"
+
+
+def test_unknown_gpu_is_never_replaced(fast_pipeline: Pipeline) -> None:
+    ask, told = conversation(
+        fast_pipeline, "Влезет ли Llama 3 8B в FP16 на RTX A5000?", "у неё 24 ГБ"
+    )
+    assert ask.route == "clarify" and "памят" in ask.answer.lower() and ask.tool_calls == []
+    assert tools(told) == ["gpu_fit"] and values(told)["gpu_memory_gb"] == 24
+    assert "gpu" not in told.tool_calls[0].result["values"]  # no catalogue GPU substituted
+
+
+def test_stated_memory_per_card_weights_and_architecture_kv(fast_pipeline: Pipeline) -> None:
+    a6000 = fast_pipeline.answer("A6000 на 48 ГБ — влезет Llama 3 8B в FP16?")
+    assert values(a6000)["gpu_memory_gb"] == 48 and values(a6000)["verdict"] == "fits"
+    split = fast_pipeline.answer(
+        "405B в FP8 на 8 картах с тензорным параллелизмом — сколько весов на каждую?"
+    )
+    assert split.route == "numeric" and values(split)["weights_per_gpu_gb"] == 50.625
+    kv = fast_pipeline.answer(
+        "KV-кэш: 80 слоёв, 8 KV-голов, размерность головы 128, контекст 8192, батч 16, FP16 — "
+        "сколько ГБ?"
+    )
+    assert values(kv)["kv_cache_gb"] == pytest.approx(42.95, abs=0.01)
+
+
+def test_breakdown_in_a_fit_and_a_compared_gpu_not_offered(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Влезет ли Llama 3 70B в FP8 с контекстом 16k на H200? Распишите")
+    v = values(a)
+    assert v["weights_gb"] == 70.6 and v["kv_cache_gb"] > 5
+    assert v["overhead_low_gb"] < v["overhead_high_gb"]
+    rtx = fast_pipeline.answer("Сколько памяти нужно Mistral 7B в FP16? Влезет ли в RTX 4090?")
+    assert values(rtx)["gpu_memory_gb"] == 24 and "не предлагает" in rtx.answer
+    display = rtx.tool_calls[0].display
+    assert display is not None and display.table is not None
+    assert any("не предлагаем" in row[0] for row in display.table.rows)
+
+
+def test_problem_phrased_questions(fast_pipeline: Pipeline) -> None:
+    choose = fast_pipeline.answer("Какую видеокарту выбрать для инференса 70B?")
+    assert choose.route == "clarify" and set(tools(choose)) == {"gpu_fit"}  # BF16/FP8/FP4
+    speed = fast_pipeline.answer("Сколько токенов в секунду выдаст H100 на Llama 70B?")
+    assert speed.tool_calls == [] and "нет цифры пропускной способности" in speed.answer
+
+
+class BrokenNames:
+    """A TermMatcher (parsing/message.py's seam) whose index is corrupt: it always raises."""
+
+    def match(self, query: str) -> dict[str, float]:
+        raise RuntimeError("alias index corrupted")
+
+
+class WithBrokenNames:
+    """The real retriever, except that its glossary-name matcher fails."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.aliases = BrokenNames()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_bug_while_understanding_is_a_safe_answer(
+    settings: Settings, catalog: Catalog, fast_retriever: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = Engine(
+        settings,
+        cast(Retriever, WithBrokenNames(fast_retriever)),  # the protocol, one part failing
+        EmbeddedGenerator(settings.prompts_dir),
+        catalog=catalog,
+    )
+    a = Pipeline(engine, settings).answer("сколько памяти нужно 70B в FP8?")
+    assert a.route == "clarify" and a.answer.startswith("Не получилось разобрать вопрос")
+    assert "could not understand a message" in caplog.text  # logged, with the traceback
