@@ -106,3 +106,13 @@ def make_pipeline(
 ) -> Callable[[LLMGenerator | None], Pipeline]:
     """make_pipeline(ScriptedLLM(drafts=[…])) → a fresh engine (~20 ms) with that LLM."""
     return lambda llm: _pipeline(settings, catalog, fast_retriever, llm)
+
+
+_REAL_MODEL = frozenset({"embedder", "retriever", "pipeline"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that loads the real model (directly or through a fixture) is in the slow tier."""
+    for item in items:
+        if _REAL_MODEL & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
