@@ -129,6 +129,34 @@ def test_follow_up_for_another_duration_and_the_advised_count(fast_pipeline: Pip
     assert values(month)["hours"] == 730 and values(month)["gpus"] == 4
 
 
+@pytest.mark.parametrize("follow_up", ["на какой карте?", "а на какой карте это крутить?"])
+def test_follow_up_which_card_is_a_fit(fast_pipeline: Pipeline, follow_up: str) -> None:
+    _, second = conversation(
+        fast_pipeline,
+        "Хочу запустить Qwen 2.5 32B в FP8, контекст 8k, 4 параллельных запроса",
+        follow_up,
+    )
+    args = second.tool_calls[0].arguments if second.tool_calls else {}
+    assert tools(second) == ["gpu_fit"] and (args["model"], args["batch"]) == ("qwen2.5-32b", 4)
+
+
+def test_slang_for_cards_asks_a_fit(fast_pipeline: Pipeline) -> None:
+    (a,) = conversation(fast_pipeline, "Нужно крутить Mixtral 8x7B в FP16, какие видюхи брать?")
+    assert tools(a) == ["gpu_fit"] and a.tool_calls[0].arguments["precision"] == "fp16"
+
+
+@pytest.mark.parametrize(
+    "first",
+    ["Хочу запустить Qwen 2.5 32B в FP8", "Сколько стоит H200 в час?"],
+)
+def test_a_cost_follow_up_without_a_price_asks_for_it(fast_pipeline: Pipeline, first: str) -> None:
+    """Not the glossary's text about VRAM: the price is the one thing missing, so it is asked."""
+    follow_up = "а сколько будет стоить месяц?" if "Qwen" in first else "а за 10 дней?"
+    _, second = conversation(fast_pipeline, first, follow_up)
+    assert second.route == "clarify" and not second.tool_calls
+    assert "цене" in second.answer
+
+
 def test_text_only_thread_is_read_for_parameters(fast_pipeline: Pipeline) -> None:
     """/v1/suggest and OpenAI-style clients send text only: no params on the turns."""
     thread = [

@@ -18,7 +18,8 @@ _CALC_ASK = re.compile(
     r"какова цена|какая стоимость|на скольк\w*|how much|how many|calculate|estimate|fit|"
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
-    r"как\w* (?:видеокарт|карт|gpu|гпу)\w* (?:выбрать|взять|брать|нужн\w*)|"
+    r"как\w* (?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)\w* (?:выбрать|взять|брать|нужн\w*)|"
+    r"(?:на|в) как\w* (?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)\w*|"
     r"что (?:взять|выбрать)|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
     r"запас\w* на накладн\w*|накладн\w* расход\w*|доплачива\w*|деньги за|бесплатн\w*|"
     r"объ[её]м\w*|лимит\w*|потян\w*|тянет|пойд[её]т ли|завед[её]тся|справится|осилит|"
@@ -55,6 +56,6 @@ def wants_calculation(
     hard = bool(_HARD_KEYS & set(arguments)) or (ask and "egress" in arguments)
     if carried and len(message.tokens.words) <= 8 and not missing:
         return ask or not _HOW.search(t)
-    if missing:
-        return ask and hard
+    if missing:  # a follow-up to a calculation gets its question back, not a term answer
+        return (ask and hard) or (carried and (ask or hard))
     return hard and (ask or not _HOW.search(t))
