@@ -157,6 +157,28 @@ def test_a_cost_follow_up_without_a_price_asks_for_it(fast_pipeline: Pipeline, f
     assert "цене" in second.answer
 
 
+def test_yes_to_the_glossary_example_price_computes_the_total(fast_pipeline: Pipeline) -> None:
+    *_, asked, total = conversation(
+        fast_pipeline,
+        "Хочу запустить Qwen 2.5 32B в FP8",
+        "а сколько будет стоить месяц?",
+        "возьми пример из глоссария",
+    )
+    assert asked.route == "clarify" and "пример из глоссария" in asked.answer
+    args = total.tool_calls[0].arguments if total.tool_calls else {}
+    assert tools(total) == ["gpu_cost"] and args["gpu"] == "h100-sxm"
+    assert values(total)["hours"] == 730  # the month asked before the question back
+
+
+def test_yes_never_swaps_the_named_card_for_the_example(fast_pipeline: Pipeline) -> None:
+    *_, asked, answer = conversation(
+        fast_pipeline, "Сколько стоит H200 в час?", "а за 10 дней?", "да"
+    )
+    assert "H200" in asked.answer and not any(
+        c.arguments.get("gpu") == "h100-sxm" for c in answer.tool_calls
+    )
+
+
 def test_text_only_thread_is_read_for_parameters(fast_pipeline: Pipeline) -> None:
     """/v1/suggest and OpenAI-style clients send text only: no params on the turns."""
     thread = [

@@ -4,6 +4,8 @@ with_follow_up(read("а для 32k?"), carried)   → context 32 768 after a mem
 with_follow_up(read("а на одной?"), carried)  → gpus 1 after a calculation with GPUs
 with_follow_up(read("у неё 24 ГБ"), carried)  → gpu_memory_gb 24 after the question back
                                                 about an unknown card's memory
+with_follow_up(read("да, возьми пример"), carried, "h100-sxm") → the glossary's example card
+                                                after the question back about the price
 """
 
 from __future__ import annotations
@@ -64,10 +66,36 @@ def _with_bare_memory(
     return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
 
 
-def with_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> Extraction:
+# «да», «давай пример», «бери из глоссария»: yes to the offer in the question back
+_YES = re.compile(
+    r"^(?:да|ага|угу|давай\w*|ок|окей|ok|okay|yes|конечно|хорошо|возьм\w*|бери\w*|"
+    r"посчитай\w*|считай\w*)(?!\w)|пример\w* из глоссари\w*|по примеру|как в примере"
+)
+
+
+def _with_example_price(
+    message: ParsedMessage, carried: dict[str, Any], ex: Extraction, example_gpu: str | None
+) -> Extraction:
+    """«да, возьми пример» after «По какой цене считать? … возьму пример из глоссария»: the
+    example's card (its price is the glossary's) — never for another card already named."""
+    if carried.get("asked") != "price" or example_gpu is None:
+        return ex
+    if carried.get("gpu") not in (None, example_gpu) or _has(
+        ex.params, "gpu", "price_month", "price_hour"
+    ):
+        return ex
+    if not short_follow_up(message, carried) or not _YES.search(message.normalised):
+        return ex
+    return ex.merged(Extraction(params=MappingProxyType({"gpu": example_gpu})))
+
+
+def with_follow_up(
+    message: ParsedMessage, carried: dict[str, Any], example_gpu: str | None = None
+) -> Extraction:
     """«а для 32k?»: after a memory question a bare «32k» is the context length."""
     ex = _with_bare_count(message, carried, message.quantities)
     ex = _with_bare_memory(message, carried, ex)
+    ex = _with_example_price(message, carried, ex, example_gpu)
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params

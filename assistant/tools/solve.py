@@ -39,6 +39,7 @@ from assistant.errors import ToolInputError
 from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
+from assistant.tools.display_text import gpu_name
 from assistant.tools.follow_up import (
     short_follow_up,
     with_follow_up,
@@ -229,7 +230,8 @@ def solve(
     message: ParsedMessage, carried: dict[str, Any] | None, catalog: Catalog
 ) -> NumericOutcome:
     carried = dict(carried or {})
-    ex = with_follow_up(message, carried)
+    examples = catalog.prices.examples
+    ex = with_follow_up(message, carried, examples[0].gpu if examples else None)
     if not asks_calculation(message, ex, carried):
         return NumericOutcome(is_numeric=False, params=carried)
     fresh = _is_fresh(message, ex, carried)
@@ -266,12 +268,13 @@ def _outcome(
         tool=tool,
         arguments=args,
         missing=missing,
-        clarify_question=_question(missing, merged),
+        clarify_question=_question(missing, merged, catalog),
         defaults=results[0].defaults if results else [],
         results=results,
         params={
-            **merged,
+            **{k: v for k, v in merged.items() if k != "asked"},
             "tool": tool,
+            **({"asked": missing[0]} if missing else {}),
             **({"price_asked": True} if price_asked else {}),
             **_advised(results),
         },
@@ -297,15 +300,22 @@ def _advised(results: list[ToolResult]) -> dict[str, Any]:
     return {}
 
 
-def _question(missing: list[str], merged: dict[str, Any]) -> str | None:
-    """The one question back; for an unknown card, named: «Сколько памяти у RTX 3060? …»."""
+def _question(missing: list[str], merged: dict[str, Any], catalog: Catalog) -> str | None:
+    """The one question back; the card named when there is one: «Сколько памяти у RTX 3060?»,
+    «По какой цене считать H200 …»."""
     if not missing:
         return None
-    label = merged.get("gpu_label")
+    label, gpu = merged.get("gpu_label"), merged.get("gpu")
     if missing[0] == "gpu_memory" and label:
         return (
             f"{label} нет в каталоге FullGPU. Сколько у этой карты памяти? Напишите объём в "
             "гигабайтах — посчитаю, поместится ли модель."
+        )
+    if missing[0] == "price" and isinstance(gpu, str) and gpu in catalog.gpus:
+        return (
+            f"По какой цене считать {gpu_name(gpu, catalog)} — сколько она стоит в месяц или в "
+            "час? В глоссарии есть цена только для примера: H100 за 2 190 $ в месяц (около "
+            "3,00 $ за GPU-час)."
         )
     return QUESTIONS[missing[0]]
 
