@@ -16,16 +16,7 @@ from assistant.pipeline import Pipeline
 from assistant.schema import Answer
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings
-from tests.answer.guard_drafts import (
-    ECHO,
-    ECHO_QUESTION,
-    FAKE_SOURCES,
-    GOOD,
-    INVENTED,
-    NONSENSE,
-    PHANTOM,
-    QUESTION,
-)
+from tests.answer import guard_drafts as drafts
 from tests.openai_server import OpenAIServer, Reply, openai_server, unused_base_url
 
 pytestmark = pytest.mark.slow
@@ -45,12 +36,12 @@ def _answer(
     settings: Settings,
     retriever: HybridRetriever,
     server: OpenAIServer,
-    *drafts: str,
-    question: str = QUESTION,
+    *replies: str,
+    question: str = drafts.QUESTION,
 ) -> Answer:
-    """The server replies with `drafts` in turn; one question through the real HTTP client."""
-    for draft in drafts:
-        server.push(draft)
+    """The server replies with `replies` in turn; one question through the real HTTP client."""
+    for reply in replies:
+        server.push(reply)
     return _pipeline(settings, retriever, server.base_url).answer(question)
 
 
@@ -63,8 +54,8 @@ def server() -> Iterator[OpenAIServer]:
 def test_grounded_llm_answer_is_used(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    a = _answer(settings, retriever, server, GOOD)
-    assert a.generator == "vllm" and a.answer == GOOD
+    a = _answer(settings, retriever, server, drafts.GOOD)
+    assert a.generator == "vllm" and a.answer == drafts.GOOD
     assert [c.slug for c in a.citations] == ["nccl"]
     messages = server.chat_requests()[-1].body["messages"]
     assert messages[0]["role"] == "system"  # stable prefix first (prefix caching)
@@ -75,7 +66,7 @@ def test_grounded_llm_answer_is_used(
 def test_invented_number_is_regenerated_then_replaced_by_embedded(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    a = _answer(settings, retriever, server, INVENTED, INVENTED)
+    a = _answer(settings, retriever, server, drafts.INVENTED, drafts.INVENTED)
     assert a.generator == "embedded" and "17" not in a.answer
     assert len(server.chat_requests()) == 2  # one regeneration, then the fallback
     assert a.meta.grounding_violations >= 2 and a.meta.fallback_reason == "grounding_numbers"
@@ -85,7 +76,7 @@ def test_invented_number_is_regenerated_then_replaced_by_embedded(
 def test_phantom_citation_never_reaches_the_user(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    a = _answer(settings, retriever, server, PHANTOM, GOOD)
+    a = _answer(settings, retriever, server, drafts.PHANTOM, drafts.GOOD)
     assert a.generator == "vllm" and "[4]" not in a.answer
     # the redraft passed: no fallback is reported, the caught violation still is
     assert a.meta.fallback_reason == "" and a.meta.grounding_violations >= 1
@@ -94,7 +85,7 @@ def test_phantom_citation_never_reaches_the_user(
 def test_garbage_prose_is_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    a = _answer(settings, retriever, server, NONSENSE, NONSENSE)
+    a = _answer(settings, retriever, server, drafts.NONSENSE, drafts.NONSENSE)
     assert a.generator == "embedded" and "Кошка" not in a.answer
     assert a.meta.fallback_reason == "unsupported_text"
     assert "не опирается" in a.meta.fallback_detail
@@ -122,8 +113,8 @@ def test_dead_server_falls_back_and_breaker_skips_it(
 def test_slow_server_times_out_to_embedded(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    server.push(Reply(text=GOOD, delay_s=5.0))
-    a = _pipeline(settings, retriever, server.base_url).answer(QUESTION)
+    server.push(Reply(text=drafts.GOOD, delay_s=5.0))
+    a = _pipeline(settings, retriever, server.base_url).answer(drafts.QUESTION)
     assert a.generator == "embedded" and a.meta.fallback_reason == "llm_timeout"
 
 
@@ -131,17 +122,17 @@ def test_slow_drip_falls_back_within_the_deadline_and_opens_the_breaker(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
     # one token every 0.3 s: each chunk is quick, the whole draft (~30 tokens) takes ~9 s
-    server.reply = lambda request: Reply(text=GOOD, chunk_delay_s=0.3)
+    server.reply = lambda request: Reply(text=drafts.GOOD, chunk_delay_s=0.3)
     p = _pipeline(settings, retriever, server.base_url, llm_timeout_s=1.0, llm_breaker_failures=2)
     for _ in range(2):
         start = time.perf_counter()
-        a = p.answer(QUESTION)
+        a = p.answer(drafts.QUESTION)
         assert time.perf_counter() - start < 1.8  # the budget, plus the embedded answer
         assert a.generator == "embedded" and a.citations[0].slug == "nccl"
         assert a.meta.fallback_reason == "llm_timeout"
     assert len(server.chat_requests()) == 2  # no second draft after a timeout
     start = time.perf_counter()
-    a = p.answer(QUESTION)
+    a = p.answer(drafts.QUESTION)
     assert time.perf_counter() - start < 0.5 and a.meta.fallback_reason == "llm_circuit_open"
     assert len(server.chat_requests()) == 2  # the breaker is open: the server is not asked
 
@@ -150,10 +141,10 @@ def test_a_redraft_gets_only_what_is_left_of_the_deadline(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
     # the first draft is rejected after 0.7 s of a 1 s budget: no time for a second one
-    server.push(Reply(text=INVENTED, delay_s=0.8))
-    server.push(GOOD)
+    server.push(Reply(text=drafts.INVENTED, delay_s=0.8))
+    server.push(drafts.GOOD)
     p = _pipeline(settings, retriever, server.base_url, llm_timeout_s=1.0)
-    a = p.answer(QUESTION)
+    a = p.answer(drafts.QUESTION)
     assert a.generator == "embedded" and a.meta.fallback_reason == "grounding_numbers"
     assert len(server.chat_requests()) == 1
 
@@ -170,14 +161,16 @@ def test_refusals_never_call_the_llm(
 def test_draft_echoing_the_prompt_is_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    a = _answer(settings, retriever, server, ECHO, ECHO, question=ECHO_QUESTION)
+    a = _answer(
+        settings, retriever, server, drafts.ECHO, drafts.ECHO, question=drafts.ECHO_QUESTION
+    )
     assert a.generator == "embedded" and "Результаты калькулятора" not in a.answer
     assert "инструкции" in a.meta.fallback_detail  # (it also lacks the total: that code leads)
     assert a.meta.fallback_reason in ("echo", "grounding_tool_result")
     assert a.tool_calls[0].result["values"]["weights_gb"] == 70.0
 
 
-@pytest.mark.parametrize("draft", FAKE_SOURCES)
+@pytest.mark.parametrize("draft", drafts.FAKE_SOURCES)
 def test_fake_sources_and_foreign_links_are_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer, draft: str
 ) -> None:
