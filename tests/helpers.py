@@ -1,11 +1,17 @@
-"""The real corpus's catalogue, read once per test run, for tests that read or calculate.
+"""Shared test helpers: the real corpus's catalogue (read once per run), a chat, the report CLI.
 
 read("а в FP8?") -> ParsedMessage        (catalogue names; no glossary terms)
 TOOLBOX.solve("сколько памяти нужно 70B в FP8") / TOOLBOX.run(name, arguments)
 conversation(pipeline, "вопрос", "уточнение", history=[]) -> [Answer, Answer]   (turns carried)
+report(db, "--json", columns=200) -> stdout of `python -m assistant report --days 0` on SQLite db
 """
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from assistant.corpus.catalog import load_catalog
 from assistant.parsing.message import ParsedMessage
@@ -33,3 +39,23 @@ def conversation(
         turns.extend(pipeline.turns_for(m, a))
         answers.append(a)
     return answers
+
+
+def report(db: Path, *args: str, columns: int = 200) -> str:
+    """The `assistant report` of the SQLite database `db`, run as a user runs it."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ASSISTANT_DB_PATH": str(db),
+        "ASSISTANT_DATABASE_URL": "",
+        "COLUMNS": str(columns),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "report", "--days", "0", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return done.stdout
