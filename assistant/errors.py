@@ -17,11 +17,22 @@ AssistantError                      base; every error carries a Russian `user_me
 │   └── AnswerFailedError           the engine raised something untyped (a bug); the channel
 │                                   says so in Russian, the question stays stored
 └── InputError                      user input rejected at an edge (empty, too long…)
+
+error_status(error) -> (HTTP status, machine code)   the same codes on every channel:
+    InputError 422 invalid_input, AnswerFailedError 422 answer_failed, ToolError 422
+    calculation_failed, index/model/corpus/LLM down 503 unavailable, ConfigError 503
+    misconfigured, anything else 500 internal_error
+first_match(error, ((Class, value), …), default) -> the value of the first class it is
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+Kind = type[BaseException] | tuple[type[BaseException], ...]
 
 
 class AssistantError(Exception):
@@ -126,3 +137,22 @@ class InputError(AssistantError):
     def __init__(self, message: str, *, code: str = "invalid_input") -> None:
         super().__init__(message, user_message=message)
         self.code = code
+
+
+def first_match(error: BaseException, table: Sequence[tuple[Kind, T]], default: T) -> T:
+    """The value of the first row whose class(es) `error` is an instance of; else `default`."""
+    return next((value for kind, value in table if isinstance(error, kind)), default)
+
+
+_STATUS: tuple[tuple[Kind, tuple[int, str]], ...] = (
+    (InputError, (422, "invalid_input")),
+    (AnswerFailedError, (422, "answer_failed")),  # the engine cannot answer this question
+    (ToolError, (422, "calculation_failed")),
+    ((IndexError_, EmbeddingError, CorpusError, LLMUnavailableError), (503, "unavailable")),
+    (ConfigError, (503, "misconfigured")),
+)
+
+
+def error_status(error: AssistantError) -> tuple[int, str]:
+    """Which HTTP status and machine code a failure becomes (the CLI reports the same codes)."""
+    return first_match(error, _STATUS, (500, "internal_error"))

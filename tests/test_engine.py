@@ -12,20 +12,10 @@ import pytest
 from assistant.answer.generation import LLMGenerator
 from assistant.errors import InputError
 from assistant.pipeline import Pipeline
-from assistant.schema import Answer, Turn
 from tests.fakes import ScriptedLLM
+from tests.helpers import conversation
 
 MakePipeline = Callable[[LLMGenerator | None], Pipeline]
-
-
-def _chat(pipeline: Pipeline, *messages: str) -> list[Answer]:
-    history: list[Turn] = []
-    answers = []
-    for m in messages:
-        a = pipeline.answer(m, history)
-        history.extend(pipeline.turns_for(m, a))
-        answers.append(a)
-    return answers
 
 
 def test_numeric_answer_states_tool_result_and_formula(fast_pipeline: Pipeline) -> None:
@@ -40,7 +30,9 @@ def test_numeric_answer_states_tool_result_and_formula(fast_pipeline: Pipeline) 
 def test_missing_precision_asks_one_question_then_follow_up_carries_size(
     fast_pipeline: Pipeline,
 ) -> None:
-    ask, fp8, fp4 = _chat(fast_pipeline, "сколько видеопамяти нужно для 70B?", "FP8", "а в FP4?")
+    ask, fp8, fp4 = conversation(
+        fast_pipeline, "сколько видеопамяти нужно для 70B?", "FP8", "а в FP4?"
+    )
     assert ask.route == "clarify" and ask.answer.rstrip().count("?") >= 1
     assert "BF16" in ask.answer and "FP8" in ask.answer
     assert fp8.route == "numeric" and fp8.tool_calls[0].result["values"]["weights_gb"] == 70.0
@@ -48,7 +40,9 @@ def test_missing_precision_asks_one_question_then_follow_up_carries_size(
 
 
 def test_follow_up_naming_gpus_turns_memory_into_fit(fast_pipeline: Pipeline) -> None:
-    first, fit = _chat(fast_pipeline, "сколько памяти нужно Llama 3 70B в FP8", "а на двух H100?")
+    first, fit = conversation(
+        fast_pipeline, "сколько памяти нужно Llama 3 70B в FP8", "а на двух H100?"
+    )
     assert first.tool_calls[0].name == "vram_inference"
     assert fit.route == "numeric" and fit.tool_calls[0].name == "gpu_fit"
     args = fit.tool_calls[0].arguments
@@ -61,7 +55,7 @@ def test_follow_up_naming_gpus_turns_memory_into_fit(fast_pipeline: Pipeline) ->
 
 
 def test_term_question_between_numeric_turns_keeps_the_numbers(fast_pipeline: Pipeline) -> None:
-    first, term, again = _chat(
+    first, term, again = conversation(
         fast_pipeline, "сколько памяти нужно 70B в FP8", "что такое FP8?", "а в FP4?"
     )
     assert first.route == "numeric" and term.route == "term" and not term.tool_calls
@@ -107,7 +101,9 @@ def test_stream_yields_deltas_then_the_same_answer(fast_pipeline: Pipeline) -> N
 def test_llm_condenses_a_follow_up_and_retrieval_uses_it(make_pipeline: MakePipeline) -> None:
     rewrite = "От чего зависит размер KV-кэша?"
     llm = ScriptedLLM(condensed=[rewrite], routes=frozenset())  # it reads, it does not phrase
-    first, second = _chat(make_pipeline(llm), "что такое kv-кэш?", "а от чего зависит его размер?")
+    first, second = conversation(
+        make_pipeline(llm), "что такое kv-кэш?", "а от чего зависит его размер?"
+    )
     assert llm.condense_asked == ["а от чего зависит его размер?"]  # only the follow-up
     assert second.meta.question == rewrite and second.citations[0].slug == "kv-cache"
     assert first.answer.split("[1]")[0] not in second.answer  # the definition is not repeated
@@ -115,7 +111,9 @@ def test_llm_condenses_a_follow_up_and_retrieval_uses_it(make_pipeline: MakePipe
 
 def test_unusable_condensation_falls_back_to_the_topic(make_pipeline: MakePipeline) -> None:
     llm = ScriptedLLM(condensed=[None], routes=frozenset())
-    _, second = _chat(make_pipeline(llm), "что такое kv-кэш?", "а от чего зависит его размер?")
+    _, second = conversation(
+        make_pipeline(llm), "что такое kv-кэш?", "а от чего зависит его размер?"
+    )
     assert second.meta.question.endswith("(KV-кэш)")
 
 

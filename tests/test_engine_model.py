@@ -8,19 +8,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.answer.grounding import numbers
-from assistant.schema import Answer, Turn
+from tests.helpers import conversation
 
 pytestmark = pytest.mark.slow
-
-
-def _chat(pipeline, *messages: str) -> list[Answer]:
-    history: list[Turn] = []
-    answers = []
-    for m in messages:
-        a = pipeline.answer(m, history)
-        history.extend(pipeline.turns_for(m, a))
-        answers.append(a)
-    return answers
 
 
 def test_term_answer_cites_the_entry_with_markers(pipeline) -> None:
@@ -46,7 +36,7 @@ def test_comparison_cites_both_entries(pipeline) -> None:
 
 
 def test_pronoun_follow_up_is_condensed_with_the_previous_topic(pipeline) -> None:
-    first, second = _chat(pipeline, "что такое kv-кэш?", "а от чего зависит его размер?")
+    first, second = conversation(pipeline, "что такое kv-кэш?", "а от чего зависит его размер?")
     assert second.meta.question.endswith("(KV-кэш)")
     assert second.citations[0].slug == "kv-cache"
     assert "длиной контекста" in second.answer

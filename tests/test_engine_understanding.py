@@ -16,6 +16,7 @@ from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
 from assistant.search.retrieval import Retriever
 from assistant.settings import Settings
+from tests.helpers import conversation
 
 
 def tools(a: Answer) -> list[str]:
@@ -24,16 +25,6 @@ def tools(a: Answer) -> list[str]:
 
 def values(a: Answer) -> dict[str, Any]:
     return a.tool_calls[0].result["values"] if a.tool_calls else {}
-
-
-def conversation(p: Pipeline, *messages: str, history: list[Turn] | None = None) -> list[Answer]:
-    turns = list(history or [])
-    out = []
-    for m in messages:
-        a = p.answer(m, turns)
-        turns.extend(p.turns_for(m, a))
-        out.append(a)
-    return out
 
 
 @pytest.mark.parametrize(

@@ -25,9 +25,11 @@ from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import (
     AssistantError,
+    Kind,
     LLMCircuitOpenError,
     LLMTimeoutError,
     LLMUnavailableError,
+    first_match,
 )
 from assistant.schema import Answer, AnswerMeta, Citation, FallbackReason, Turn
 from assistant.settings import Settings
@@ -184,14 +186,15 @@ def _fallback(meta: AnswerMeta, code: FallbackReason, detail: str) -> None:
     meta.fallback_detail = detail[:500]
 
 
+_LLM_FAILURES: tuple[tuple[Kind, FallbackReason], ...] = (
+    (LLMTimeoutError, "llm_timeout"),
+    (LLMCircuitOpenError, "llm_circuit_open"),
+    (LLMUnavailableError, "llm_unavailable"),
+)
+
+
 def _error_code(error: AssistantError) -> FallbackReason:
-    if isinstance(error, LLMTimeoutError):
-        return "llm_timeout"
-    if isinstance(error, LLMCircuitOpenError):
-        return "llm_circuit_open"
-    if isinstance(error, LLMUnavailableError):
-        return "llm_unavailable"
-    return "llm_error"
+    return first_match(error, _LLM_FAILURES, "llm_error")
 
 
 def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:

@@ -14,17 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from assistant.errors import (
-    AnswerFailedError,
-    AssistantError,
-    ConfigError,
-    CorpusError,
-    EmbeddingError,
-    IndexError_,
-    InputError,
-    LLMUnavailableError,
-    ToolError,
-)
+from assistant.errors import AssistantError, InputError, error_status
 
 log = logging.getLogger("assistant.api")
 
@@ -61,18 +51,10 @@ def error_response(
 
 
 def assistant_error_status(exc: AssistantError) -> tuple[int, str]:
-    """Which HTTP status and code an engine failure becomes."""
-    if isinstance(exc, InputError):
-        return 422, exc.code
-    if isinstance(exc, AnswerFailedError):  # the engine cannot answer this question
-        return 422, "answer_failed"
-    if isinstance(exc, ToolError):
-        return 422, "calculation_failed"
-    if isinstance(exc, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
-        return 503, "unavailable"
-    if isinstance(exc, ConfigError):
-        return 503, "misconfigured"
-    return 500, "internal_error"
+    """Which HTTP status and code an engine failure becomes: `error_status`, except that a
+    rejected input names its rejection (`empty_message`, `message_too_long`, …)."""
+    status, code = error_status(exc)
+    return status, exc.code if isinstance(exc, InputError) else code
 
 
 def stream_error(exc: Exception) -> dict[str, dict[str, str]]:

@@ -175,21 +175,18 @@ class RateLimiter:
 
     def retry_after(self, rule: str, key: str) -> int:
         """Count one request of `key` under `rule`: 0 if allowed, else seconds to wait."""
-        item = self.items.get(rule)
-        if item is None:
-            return 0
-        return self._guarded(
-            lambda: 0 if self.strategy.hit(item, rule, key) else self._wait(item, rule, key)
-        )
+        return self._seconds(rule, key, count=True)
 
     def locked(self, rule: str, key: str) -> int:
         """Like `retry_after` without counting: 0 while `key` has budget left under `rule`."""
+        return self._seconds(rule, key, count=False)
+
+    def _seconds(self, rule: str, key: str, *, count: bool) -> int:
         item = self.items.get(rule)
         if item is None:
             return 0
-        return self._guarded(
-            lambda: 0 if self.strategy.test(item, rule, key) else self._wait(item, rule, key)
-        )
+        allowed = self.strategy.hit if count else self.strategy.test
+        return self._guarded(lambda: 0 if allowed(item, rule, key) else self._wait(item, rule, key))
 
     async def check(self, rule: str, *keys: str) -> None:
         """Count the request under `rule` for each key; 429 ApiError if any key is over."""

@@ -13,17 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from assistant.errors import (
-    AnswerFailedError,
-    AssistantError,
-    ConfigError,
-    CorpusError,
-    EmbeddingError,
-    IndexError_,
-    InputError,
-    LLMUnavailableError,
-    ToolError,
-)
+from assistant.errors import AssistantError, CorpusError, error_status
 from assistant.settings import Settings, load_settings
 
 console = Console()
@@ -59,16 +49,9 @@ def print_error(e: AssistantError) -> None:
 
 
 def error_code(e: AssistantError) -> str:
-    """The same machine codes as the HTTP API's `{"error": {"code", …}}`."""
-    if isinstance(e, InputError):
-        return "invalid_input"
-    if isinstance(e, AnswerFailedError):
-        return "answer_failed"
-    if isinstance(e, ToolError):
-        return "calculation_failed"
-    if isinstance(e, IndexError_ | EmbeddingError | CorpusError | LLMUnavailableError):
-        return "unavailable"
-    return "misconfigured" if isinstance(e, ConfigError) else "internal_error"
+    """The same machine codes as the HTTP API's `{"error": {"code", …}}` (any rejected input
+    is `invalid_input`)."""
+    return error_status(e)[1]
 
 
 def error_json(e: Exception) -> dict[str, dict[str, str]]:

@@ -15,18 +15,11 @@ from pydantic import Field, model_validator
 
 from assistant.corpus.catalog import Catalog, Prices
 from assistant.errors import ToolInputError
-from assistant.tools.base import Computation, ToolInput
+from assistant.tools.base import Computation, Tool, ToolInput
 from assistant.tools.fields import MAX_GPUS, GpuName
-from assistant.tools.units import NBSP, num, plural, sig, usd
+from assistant.tools.units import NBSP, UNIT_RU, num, plural, sig, usd
 
 DurationUnit = Literal["hours", "days", "weeks", "months", "years"]
-UNIT_RU = {
-    "hours": ("час", "часа", "часов"),
-    "days": ("сутки", "суток", "суток"),
-    "weeks": ("неделя", "недели", "недель"),
-    "months": ("месяц", "месяца", "месяцев"),
-    "years": ("год", "года", "лет"),
-}
 
 
 class CostInput(ToolInput):
@@ -229,3 +222,10 @@ LABELS = {
     "price_scope": "к чему относится цена",
     "egress": "исходящий трафик",
 }
+
+DESCRIPTION = (
+    "Стоимость GPU: цена в месяц ↔ цена за GPU-час (730 часов в месяце), GPU-часы = "
+    "GPU × часы, стоимость задачи на часы, сутки, недели или месяцы, включённый "
+    "исходящий трафик (20 ТБ на тарифе с одним GPU, 50 ТБ на 8-GPU-сервере)."
+)
+TOOL = Tool("gpu_cost", DESCRIPTION, CostInput, compute, LABELS)

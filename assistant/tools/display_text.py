@@ -18,7 +18,7 @@ from typing import Any
 
 from assistant.corpus.catalog import Catalog
 from assistant.tools.base import ToolResult
-from assistant.tools.units import plural
+from assistant.tools.units import UNIT_RU, plural
 
 NBSP = "\u00a0"
 
@@ -43,20 +43,7 @@ METHOD_TEXT = {"full": "полное дообучение", "lora": "LoRA", "qlo
 SHARDING_TEXT = {"none": "без шардирования", "zero1": "ZeRO-1", "zero2": "ZeRO-2"}
 SHARDING_TEXT |= {"zero3": "ZeRO-3", "fsdp": "FSDP"}
 # «на 1 неделю», «на 3 суток»: the accusative after «на»
-UNIT_WORDS_ON = {
-    "hours": ("час", "часа", "часов"),
-    "days": ("сутки", "суток", "суток"),
-    "weeks": ("неделю", "недели", "недель"),
-    "months": ("месяц", "месяца", "месяцев"),
-    "years": ("год", "года", "лет"),
-}
-UNIT_WORDS = {
-    "hours": ("час", "часа", "часов"),
-    "days": ("сутки", "суток", "суток"),
-    "weeks": ("неделя", "недели", "недель"),
-    "months": ("месяц", "месяца", "месяцев"),
-    "years": ("год", "года", "лет"),
-}
+UNIT_WORDS_ON = UNIT_RU | {"weeks": ("неделю", "недели", "недель")}
 _VENDOR = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce\s+)?(?:AMD\s+Instinct\s+|AMD\s+)?")
 
 
@@ -133,7 +120,7 @@ def sentence(text: str) -> str:
 
 def duration(value: float, unit: str, *, on: bool = False) -> str:
     """«1 неделя» (on=False) or «1 неделю» (after «на»)."""
-    words = (UNIT_WORDS_ON if on else UNIT_WORDS).get(unit, ("час", "часа", "часов"))
+    words = (UNIT_WORDS_ON if on else UNIT_RU).get(unit, ("час", "часа", "часов"))
     return count(value, *words)
 
 

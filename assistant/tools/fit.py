@@ -22,7 +22,7 @@ from pydantic import Field, model_validator
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.errors import ToolInputError
 from assistant.tools import memory
-from assistant.tools.base import Computation
+from assistant.tools.base import Computation, Tool
 from assistant.tools.fields import MAX_GPUS, GpuName
 from assistant.tools.memory import InferenceInput
 from assistant.tools.units import NBSP, gb_text, num, sig, to_gb
@@ -256,3 +256,9 @@ LABELS = {
     "gpu_memory_gb": "память карты",
     "required_gb": "потребность в памяти",
 }
+
+DESCRIPTION = (
+    "Поместится ли модель на GPU или сервер (1 или 8 GPU), сколько GPU нужно с "
+    "тензорным параллелизмом и какие GPU из каталога подходят."
+)
+TOOL = Tool("gpu_fit", DESCRIPTION, FitInput, compute, LABELS)

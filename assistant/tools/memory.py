@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 
 from assistant.corpus.catalog import Catalog, ModelArch
 from assistant.errors import ToolInputError
-from assistant.tools.base import Computation, ToolInput
+from assistant.tools.base import Computation, Tool, ToolInput
 from assistant.tools.fields import (
     MAX_BATCH,
     MAX_CONTEXT,
@@ -314,3 +314,10 @@ LABELS = {
     "overhead_low_pct": "нижний запас",
     "overhead_high_pct": "верхний запас",
 }
+
+DESCRIPTION = (
+    "Сколько видеопамяти нужно для инференса модели: веса (параметры × байт на "
+    "параметр), KV-кэш (слои × KV-головы × размерность × контекст × запросы) и "
+    "запас 10–30 %. Модель можно указать по имени (Llama 3 70B) или числом параметров."
+)
+TOOL = Tool("vram_inference", DESCRIPTION, InferenceInput, compute, LABELS)

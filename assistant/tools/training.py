@@ -18,7 +18,7 @@ from pydantic import Field, model_validator
 
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
-from assistant.tools.base import Computation, ToolInput
+from assistant.tools.base import Computation, Tool, ToolInput
 from assistant.tools.fields import MAX_GPUS, MAX_PARAMS_B, GpuName, ModelName
 from assistant.tools.memory import params_text
 from assistant.tools.units import NBSP, gb_text, num, sig, to_gb
@@ -184,3 +184,10 @@ LABELS = {
     "lora_trainable_pct": "доля обучаемых параметров",
     "gpu": "GPU",
 }
+
+DESCRIPTION = (
+    "Сколько видеопамяти нужно для обучения/дообучения: полное дообучение с Adam "
+    "(~16 байт на параметр), LoRA, QLoRA, шардирование ZeRO-1/2/3 и FSDP на N GPU. "
+    "Активации не включены."
+)
+TOOL = Tool("vram_training", DESCRIPTION, TrainingInput, compute, LABELS)

@@ -11,6 +11,14 @@ import math
 from assistant.errors import ToolInputError
 
 NBSP = "\u00a0"
+# duration unit → Russian forms for 1, 2–4 and 5+ («1 неделя», «3 недели», «5 недель»)
+UNIT_RU = {
+    "hours": ("час", "часа", "часов"),
+    "days": ("сутки", "суток", "суток"),
+    "weeks": ("неделя", "недели", "недель"),
+    "months": ("месяц", "месяца", "месяцев"),
+    "years": ("год", "года", "лет"),
+}
 GB = 1e9
 GIB = 2**30
 

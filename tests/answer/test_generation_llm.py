@@ -13,16 +13,13 @@ from assistant.corpus.catalog import load_catalog
 from assistant.engine import Engine
 from assistant.llm.client import ChatClient
 from assistant.pipeline import Pipeline
+from assistant.schema import Answer
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings
+from tests.answer import guard_drafts as drafts
 from tests.openai_server import OpenAIServer, Reply, openai_server, unused_base_url
 
 pytestmark = pytest.mark.slow
-GOOD = (
-    "NCCL — библиотека NVIDIA для коллективных операций между GPU: all-reduce, all-gather и "
-    "broadcast [1]. Она выбирает самый быстрый путь: NVLink внутри сервера, InfiniBand или RoCE "
-    "между серверами [1]."
-)
 
 
 def _pipeline(
@@ -35,6 +32,19 @@ def _pipeline(
     return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
 
 
+def _answer(
+    settings: Settings,
+    retriever: HybridRetriever,
+    server: OpenAIServer,
+    *replies: str,
+    question: str = drafts.QUESTION,
+) -> Answer:
+    """The server replies with `replies` in turn; one question through the real HTTP client."""
+    for reply in replies:
+        server.push(reply)
+    return _pipeline(settings, retriever, server.base_url).answer(question)
+
+
 @pytest.fixture()
 def server() -> Iterator[OpenAIServer]:
     with openai_server() as srv:
@@ -44,9 +54,8 @@ def server() -> Iterator[OpenAIServer]:
 def test_grounded_llm_answer_is_used(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    server.push(GOOD)
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
-    assert a.generator == "vllm" and a.answer == GOOD
+    a = _answer(settings, retriever, server, drafts.GOOD)
+    assert a.generator == "vllm" and a.answer == drafts.GOOD
     assert [c.slug for c in a.citations] == ["nccl"]
     messages = server.chat_requests()[-1].body["messages"]
     assert messages[0]["role"] == "system"  # stable prefix first (prefix caching)
@@ -57,10 +66,7 @@ def test_grounded_llm_answer_is_used(
 def test_invented_number_is_regenerated_then_replaced_by_embedded(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    bad = "NCCL ускоряет обучение в 17 раз [1]."
-    server.push(bad)
-    server.push(bad)
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    a = _answer(settings, retriever, server, drafts.INVENTED, drafts.INVENTED)
     assert a.generator == "embedded" and "17" not in a.answer
     assert len(server.chat_requests()) == 2  # one regeneration, then the fallback
     assert a.meta.grounding_violations >= 2 and a.meta.fallback_reason == "grounding_numbers"
@@ -70,9 +76,7 @@ def test_invented_number_is_regenerated_then_replaced_by_embedded(
 def test_phantom_citation_never_reaches_the_user(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    server.push("NCCL — библиотека NVIDIA [1], см. также [4].")
-    server.push(GOOD)
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    a = _answer(settings, retriever, server, drafts.PHANTOM, drafts.GOOD)
     assert a.generator == "vllm" and "[4]" not in a.answer
     # the redraft passed: no fallback is reported, the caught violation still is
     assert a.meta.fallback_reason == "" and a.meta.grounding_violations >= 1
@@ -81,10 +85,7 @@ def test_phantom_citation_never_reaches_the_user(
 def test_garbage_prose_is_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    nonsense = "Кошка пела утром у реки, а ветер сочинял стихи о луне и облаках [1]."
-    server.push(nonsense)
-    server.push(nonsense)
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    a = _answer(settings, retriever, server, drafts.NONSENSE, drafts.NONSENSE)
     assert a.generator == "embedded" and "Кошка" not in a.answer
     assert a.meta.fallback_reason == "unsupported_text"
     assert "не опирается" in a.meta.fallback_detail
@@ -112,8 +113,8 @@ def test_dead_server_falls_back_and_breaker_skips_it(
 def test_slow_server_times_out_to_embedded(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    server.push(Reply(text=GOOD, delay_s=5.0))
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    server.push(Reply(text=drafts.GOOD, delay_s=5.0))
+    a = _pipeline(settings, retriever, server.base_url).answer(drafts.QUESTION)
     assert a.generator == "embedded" and a.meta.fallback_reason == "llm_timeout"
 
 
@@ -121,17 +122,17 @@ def test_slow_drip_falls_back_within_the_deadline_and_opens_the_breaker(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
     # one token every 0.3 s: each chunk is quick, the whole draft (~30 tokens) takes ~9 s
-    server.reply = lambda request: Reply(text=GOOD, chunk_delay_s=0.3)
+    server.reply = lambda request: Reply(text=drafts.GOOD, chunk_delay_s=0.3)
     p = _pipeline(settings, retriever, server.base_url, llm_timeout_s=1.0, llm_breaker_failures=2)
     for _ in range(2):
         start = time.perf_counter()
-        a = p.answer("зачем нужен NCCL?")
+        a = p.answer(drafts.QUESTION)
         assert time.perf_counter() - start < 1.8  # the budget, plus the embedded answer
         assert a.generator == "embedded" and a.citations[0].slug == "nccl"
         assert a.meta.fallback_reason == "llm_timeout"
     assert len(server.chat_requests()) == 2  # no second draft after a timeout
     start = time.perf_counter()
-    a = p.answer("зачем нужен NCCL?")
+    a = p.answer(drafts.QUESTION)
     assert time.perf_counter() - start < 0.5 and a.meta.fallback_reason == "llm_circuit_open"
     assert len(server.chat_requests()) == 2  # the breaker is open: the server is not asked
 
@@ -140,10 +141,10 @@ def test_a_redraft_gets_only_what_is_left_of_the_deadline(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
     # the first draft is rejected after 0.7 s of a 1 s budget: no time for a second one
-    server.push(Reply(text="NCCL ускоряет обучение в 17 раз [1].", delay_s=0.8))
-    server.push(GOOD)
+    server.push(Reply(text=drafts.INVENTED, delay_s=0.8))
+    server.push(drafts.GOOD)
     p = _pipeline(settings, retriever, server.base_url, llm_timeout_s=1.0)
-    a = p.answer("зачем нужен NCCL?")
+    a = p.answer(drafts.QUESTION)
     assert a.generator == "embedded" and a.meta.fallback_reason == "grounding_numbers"
     assert len(server.chat_requests()) == 1
 
@@ -160,35 +161,20 @@ def test_refusals_never_call_the_llm(
 def test_draft_echoing_the_prompt_is_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer
 ) -> None:
-    # what real vLLM with a base model did in the tier: it repeated the tool-result block
-    echo = (
-        "Результаты калькулятора (числа брать только отсюда, ничего не пересчитывать):\n"
-        "- Примерно 70 ГБ под веса: 70 млрд параметров × 1 байт (FP8)."
+    a = _answer(
+        settings, retriever, server, drafts.ECHO, drafts.ECHO, question=drafts.ECHO_QUESTION
     )
-    server.push(echo)
-    server.push(echo)
-    a = _pipeline(settings, retriever, server.base_url).answer("сколько памяти нужно 70B в FP8")
     assert a.generator == "embedded" and "Результаты калькулятора" not in a.answer
     assert "инструкции" in a.meta.fallback_detail  # (it also lacks the total: that code leads)
     assert a.meta.fallback_reason in ("echo", "grounding_tool_result")
     assert a.tool_calls[0].result["values"]["weights_gb"] == 70.0
 
 
-@pytest.mark.parametrize(
-    "draft",
-    [
-        # what real vLLM (Gemma 3 270M base) produced in the tier: a fake source list with a URL
-        "Статьи глоссария:\n[1] NVIDIA (https://www.nvidia.com/en-us/all-reduce/index.html)\n"
-        "[2] All-reduce (/glossary/all-reduce): Коллективная операция — — — — — — —",
-        "NCCL — библиотека NVIDIA [1]. Подробнее на официальном сайте http://evil.example [1].",
-    ],
-)
+@pytest.mark.parametrize("draft", drafts.FAKE_SOURCES)
 def test_fake_sources_and_foreign_links_are_rejected(
     settings: Settings, retriever: HybridRetriever, server: OpenAIServer, draft: str
 ) -> None:
-    server.push(draft)
-    server.push(draft)
-    a = _pipeline(settings, retriever, server.base_url).answer("зачем нужен NCCL?")
+    a = _answer(settings, retriever, server, draft, draft)
     assert (
         a.generator == "embedded" and "http" not in a.answer and "Статьи глоссария" not in a.answer
     )

@@ -12,15 +12,19 @@ import pytest
 from assistant.answer.generation import LLMGenerator
 from assistant.errors import GenerationError
 from assistant.pipeline import Pipeline
+from tests.answer.guard_drafts import (
+    ECHO,
+    ECHO_QUESTION,
+    FAKE_SOURCES,
+    GOOD,
+    INVENTED,
+    NONSENSE,
+    PHANTOM,
+    QUESTION,
+)
 from tests.fakes import ScriptedLLM, unavailable
 
 MakePipeline = Callable[[LLMGenerator | None], Pipeline]
-QUESTION = "зачем нужен NCCL?"
-GOOD = (
-    "NCCL — библиотека NVIDIA для коллективных операций между GPU: all-reduce, all-gather и "
-    "broadcast [1]. Она выбирает самый быстрый путь: NVLink внутри сервера, InfiniBand или RoCE "
-    "между серверами [1]."
-)
 
 
 def test_grounded_draft_is_used(make_pipeline: MakePipeline) -> None:
@@ -35,8 +39,7 @@ def test_grounded_draft_is_used(make_pipeline: MakePipeline) -> None:
 def test_invented_number_is_regenerated_then_replaced_by_embedded(
     make_pipeline: MakePipeline,
 ) -> None:
-    bad = "NCCL ускоряет обучение в 17 раз [1]."
-    llm = ScriptedLLM(drafts=[bad, bad])
+    llm = ScriptedLLM(drafts=[INVENTED, INVENTED])
     a = make_pipeline(llm).answer(QUESTION)
     assert a.generator == "embedded" and "17" not in a.answer
     assert len(llm.asked) == 2  # one regeneration, then the fallback
@@ -44,38 +47,26 @@ def test_invented_number_is_regenerated_then_replaced_by_embedded(
 
 
 def test_phantom_citation_never_reaches_the_user(make_pipeline: MakePipeline) -> None:
-    llm = ScriptedLLM(drafts=["NCCL — библиотека NVIDIA [1], см. также [4].", GOOD])
+    llm = ScriptedLLM(drafts=[PHANTOM, GOOD])
     a = make_pipeline(llm).answer(QUESTION)
     assert a.generator == "vllm" and "[4]" not in a.answer and a.answer == GOOD
 
 
 def test_garbage_prose_is_rejected(make_pipeline: MakePipeline) -> None:
-    nonsense = "Кошка пела утром у реки, а ветер сочинял стихи о луне и облаках [1]."
-    a = make_pipeline(ScriptedLLM(drafts=[nonsense, nonsense])).answer(QUESTION)
+    a = make_pipeline(ScriptedLLM(drafts=[NONSENSE, NONSENSE])).answer(QUESTION)
     assert a.generator == "embedded" and "Кошка" not in a.answer
     assert a.meta.fallback_reason == "unsupported_text"
     assert "не опирается" in a.meta.fallback_detail
 
 
 def test_draft_echoing_the_prompt_is_rejected(make_pipeline: MakePipeline) -> None:
-    echo = (
-        "Результаты калькулятора (числа брать только отсюда, ничего не пересчитывать):\n"
-        "- Примерно 70 ГБ под веса: 70 млрд параметров × 1 байт (FP8)."
-    )
-    a = make_pipeline(ScriptedLLM(drafts=[echo, echo])).answer("сколько памяти нужно 70B в FP8")
+    a = make_pipeline(ScriptedLLM(drafts=[ECHO, ECHO])).answer(ECHO_QUESTION)
     assert a.generator == "embedded" and "Результаты калькулятора" not in a.answer
     assert "инструкции" in a.meta.fallback_detail
     assert a.tool_calls[0].result["values"]["weights_gb"] == 70.0
 
 
-@pytest.mark.parametrize(
-    "draft",
-    [
-        "Статьи глоссария:\n[1] NVIDIA (https://www.nvidia.com/en-us/all-reduce/index.html)\n"
-        "[2] All-reduce (/glossary/all-reduce): Коллективная операция — — — — — — —",
-        "NCCL — библиотека NVIDIA [1]. Подробнее на официальном сайте http://evil.example [1].",
-    ],
-)
+@pytest.mark.parametrize("draft", FAKE_SOURCES)
 def test_fake_sources_and_foreign_links_are_rejected(
     make_pipeline: MakePipeline, draft: str
 ) -> None:

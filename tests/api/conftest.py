@@ -1,4 +1,7 @@
-"""API fixtures: the real pipeline once per run; a fresh app + SQLite database per test."""
+"""API fixtures: the real pipeline once per run; a fresh app + SQLite database per test.
+
+client: no rate limit, no agent key; agent: the support-agent key «k-123» is configured.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from assistant.settings import Settings
 from tests.api.live import app_settings, make_app
@@ -27,4 +31,14 @@ def app(pipeline: Any, api_settings: Settings) -> Any:
 async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        yield c
+
+
+@pytest.fixture
+async def agent(
+    pipeline: Any, settings: Settings, tmp_path: Path
+) -> AsyncIterator[httpx.AsyncClient]:
+    s = app_settings(settings, tmp_path / "db", agent_api_key=SecretStr("k-123"))
+    transport = httpx.ASGITransport(app=make_app(pipeline, s))
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
         yield c

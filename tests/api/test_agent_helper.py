@@ -6,21 +6,9 @@ import re
 from typing import Any
 
 import httpx
-import pytest
-from pydantic import SecretStr
-
-from tests.api.live import app_settings, make_app
 
 HEADERS = {"X-API-Key": "k-123"}
 ENGLISH_BADGE = re.compile(r"\b(?:high|medium|low|embedded|vllm|term|numeric)\b")
-
-
-@pytest.fixture
-async def agent(pipeline: Any, settings: Any, tmp_path: Any) -> Any:
-    s = app_settings(settings, tmp_path / "db", agent_api_key=SecretStr("k-123"))
-    transport = httpx.ASGITransport(app=make_app(pipeline, s))
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        yield c
 
 
 async def ask(agent: httpx.AsyncClient, **body: Any) -> dict[str, Any]:

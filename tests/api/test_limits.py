@@ -28,6 +28,16 @@ def limited(settings: Any, tmp_path: Any, **overrides: Any) -> Any:
     return app_settings(settings, tmp_path / "db", agent_api_key=SecretStr("k-1"), **overrides)
 
 
+def chat_codes(c: httpx.Client, forwarded_for: list[str]) -> list[int]:
+    """One /v1/chat per X-Forwarded-For value, in turn → the status codes."""
+    return [
+        c.post(
+            "/v1/chat", json={"message": "что такое HBM"}, headers={"X-Forwarded-For": ip}
+        ).status_code
+        for ip in forwarded_for
+    ]
+
+
 async def test_wrong_keys_are_locked_out_long_before_200(
     pipeline: Any, settings: Any, tmp_path: Any
 ) -> None:
@@ -85,36 +95,15 @@ def test_forwarded_for_counts_only_from_configured_proxies(
     """One client rotating X-Forwarded-For over a real server: one bucket unless it is a proxy."""
     direct = limited(settings, tmp_path, rate_limit_per_minute=5)
     with live_server(make_app(pipeline, direct)) as base, httpx.Client(base_url=base) as c:
-        codes = [
-            c.post(
-                "/v1/chat",
-                json={"message": "что такое HBM"},
-                headers={"X-Forwarded-For": f"203.0.113.{i}"},
-            ).status_code
-            for i in range(40)
-        ]
+        codes = chat_codes(c, [f"203.0.113.{i}" for i in range(40)])
     assert codes[:5] == [200] * 5 and set(codes[5:]) == {429}
 
     behind = direct.model_copy(
         update={"trusted_proxies": ["127.0.0.1"], "db_path": tmp_path / "db2"}
     )
     with live_server(make_app(pipeline, behind)) as base, httpx.Client(base_url=base) as c:
-        rotated = [
-            c.post(
-                "/v1/chat",
-                json={"message": "что такое HBM"},
-                headers={"X-Forwarded-For": f"203.0.113.{i}"},
-            ).status_code
-            for i in range(8)
-        ]
-        same = [
-            c.post(
-                "/v1/chat",
-                json={"message": "что такое HBM"},
-                headers={"X-Forwarded-For": "198.51.100.7"},
-            ).status_code
-            for _ in range(6)
-        ]
+        rotated = chat_codes(c, [f"203.0.113.{i}" for i in range(8)])
+        same = chat_codes(c, ["198.51.100.7"] * 6)
     assert rotated == [200] * 8  # a trusted proxy's clients are told apart…
     assert same == [200] * 5 + [429]  # …and each has its own limit
 

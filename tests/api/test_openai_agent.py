@@ -6,10 +6,8 @@ import json
 from typing import Any
 
 import httpx
-import pytest
-from pydantic import SecretStr
 
-from tests.api.live import app_settings, live_server, make_app
+from tests.api.live import live_server
 
 
 async def test_completion_is_openai_shaped_with_citations(client: httpx.AsyncClient) -> None:
@@ -57,14 +55,6 @@ async def test_completion_without_user_message_is_422(client: httpx.AsyncClient)
         "/v1/chat/completions", json={"messages": [{"role": "system", "content": "x"}]}
     )
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
-
-
-@pytest.fixture
-async def agent(pipeline: Any, settings: Any, tmp_path: Any) -> Any:
-    s = app_settings(settings, tmp_path / "db", agent_api_key=SecretStr("k-123"))
-    transport = httpx.ASGITransport(app=make_app(pipeline, s))
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        yield c
 
 
 async def test_suggest_requires_the_configured_key(

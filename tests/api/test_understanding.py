@@ -4,13 +4,8 @@ calculation's parameters for a follow-up."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
-from pydantic import SecretStr
-
-from tests.api.live import app_settings, make_app
 
 HEADERS = {"X-API-Key": "k-123"}
 
@@ -45,14 +40,6 @@ async def test_session_follow_up_computes_with_everything_said(client: httpx.Asy
     [call] = r.json()["tool_calls"]
     assert call["name"] == "gpu_fit" and call["arguments"]["batch"] == 10
     assert call["arguments"]["context_tokens"] == 8192 and call["arguments"]["gpu"] == "l40s"
-
-
-@pytest.fixture
-async def agent(pipeline: Any, settings: Any, tmp_path: Any) -> Any:
-    s = app_settings(settings, tmp_path / "db", agent_api_key=SecretStr("k-123"))
-    transport = httpx.ASGITransport(app=make_app(pipeline, s))
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        yield c
 
 
 async def test_suggest_reads_the_thread_for_the_calculation(agent: httpx.AsyncClient) -> None:

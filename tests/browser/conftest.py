@@ -32,6 +32,7 @@ SHOTS = ROOT / "test-output" / "browser"
 AGENT_KEY = "k-browser-agent"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}  # parametrize("size", SIZES)
 # what a developer dump looks like: reprs, snake_case result keys (`need_low_gb`), JS leftovers
 _RAW = re.compile(
     r"\[object Object\]|\b[a-z]+(?:_[a-z]+)*_(?:gb|pct)\b|\bundefined\b|\bNaN\b|\{'|\['"

@@ -15,13 +15,13 @@ from tests.browser.conftest import (
     AGENT_KEY,
     DESKTOP,
     PHONE,
+    SIZES,
     assert_fits_width,
     raw_leaks,
     snake_keys,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 REFUND = "Верните деньги за прошлый месяц, сервер не работал три дня!"
 THREAD = (
     "Клиент: Добрый день! Наш сервер с H100 не отвечает с понедельника.\n"

@@ -11,8 +11,7 @@ import pytest
 
 from tests.browser.conftest import (
     ANSWER,
-    DESKTOP,
-    PHONE,
+    SIZES,
     ask,
     assert_fits_width,
     open_demo,
@@ -21,18 +20,23 @@ from tests.browser.conftest import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 FIT = "на какую GPU поместится Llama 3 70B в FP8?"
 COST = "сколько стоит аренда 8 H100 на неделю?"
 
 
-def calculation(page: Any, server: str, size: str, question: str) -> tuple[Any, Any]:
+def calculation(
+    page: Any, server: str, size: str, question: str, title: str, ids: list[str]
+) -> Any:
+    """The one calculation block of the answer to `question` in a new conversation: titled
+    `title`, readable (check_readable), opened."""
     open_demo(page, server, **SIZES[size])
     page.get_by_role("button", name="Новый разговор").click()
     answer = ask(page, question)
     calc = answer.locator(".fg-calc")
     assert calc.count() == 1, "one calculation block per tool call"
-    return answer, calc
+    assert calc.locator(".fg-calc-title").text_content() == title
+    check_readable(answer, calc, ids)
+    return calc
 
 
 def check_readable(answer: Any, calc: Any, ids: list[str]) -> None:
@@ -55,9 +59,7 @@ def check_readable(answer: Any, calc: Any, ids: list[str]) -> None:
 def test_fit_answer_has_a_gpu_table(
     page: Any, server: str, shots: Path, catalogue_ids: list[str], size: str
 ) -> None:
-    answer, calc = calculation(page, server, size, FIT)
-    assert calc.locator(".fg-calc-title").text_content() == "Подбор GPU"
-    check_readable(answer, calc, catalogue_ids)
+    calc = calculation(page, server, size, FIT, "Подбор GPU", catalogue_ids)
     table = calc.locator(".fg-calc-options")
     header = [h.strip() for h in table.locator("thead th").all_inner_texts()]
     assert header[0] == "GPU" and len(header) >= 3
@@ -80,9 +82,7 @@ def test_fit_answer_has_a_gpu_table(
 def test_cost_answer_shows_hours_price_and_total(
     page: Any, server: str, shots: Path, catalogue_ids: list[str], size: str
 ) -> None:
-    answer, calc = calculation(page, server, size, COST)
-    assert calc.locator(".fg-calc-title").text_content() == "Стоимость аренды"
-    check_readable(answer, calc, catalogue_ids)
+    calc = calculation(page, server, size, COST, "Стоимость аренды", catalogue_ids)
     total = calc.locator(".fg-calc-rows tr.fg-strong")
     assert total.count() == 1 and "$" in total.inner_text()
     labels = calc.locator(".fg-calc-rows th").all_inner_texts()

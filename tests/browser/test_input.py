@@ -4,9 +4,6 @@ that fits, and feedback that says thank you — with a comment that reaches `ass
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -14,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from assistant.settings import ROOT
-from tests.browser.conftest import ANSWER, DESKTOP, PHONE, ask, open_demo
+from tests.browser.conftest import ANSWER, PHONE, SIZES, ask, open_demo
+from tests.helpers import report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ERROR = ".fg-msg.fg-error"
@@ -83,9 +80,9 @@ def test_rate_limit_shows_the_wait(page: Any, limited_server: str) -> None:
     assert page.get_by_label("Ваш вопрос").input_value() == "а что такое NVSwitch?"
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", SIZES)
 def test_placeholder_fits(page: Any, server: str, size: str) -> None:
-    open_demo(page, server, **(DESKTOP if size == "desktop" else PHONE))
+    open_demo(page, server, **SIZES[size])
     box = page.get_by_label("Ваш вопрос")
     box.fill("")
     placeholder = box.get_attribute("placeholder")
@@ -96,25 +93,6 @@ def test_placeholder_fits(page: Any, server: str, size: str) -> None:
         " t.scrollWidth, t.clientWidth]; t.value = ''; return r; }"
     )
     assert need[0] <= need[1] + 1 and need[2] <= need[3], need
-
-
-def report_output(db: Path) -> str:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "ASSISTANT_DB_PATH": str(db),
-        "ASSISTANT_DATABASE_URL": "",
-        "COLUMNS": "220",
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "assistant", "report", "--days", "0"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return done.stdout
 
 
 def test_feedback_thanks_and_comment_reach_the_report(
@@ -136,5 +114,5 @@ def test_feedback_thanks_and_comment_reach_the_report(
     disliked.locator('.fg-feedback[data-comment="sent"]').wait_for()
     assert "передан" in disliked.locator(".fg-thanks").inner_text()
     assert page.locator(ANSWER).count() >= 3
-    assert comment in report_output(server_db)
+    assert comment in report(server_db, columns=220)
     assert page.errors == []

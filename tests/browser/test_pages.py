@@ -10,10 +10,9 @@ import httpx
 import pytest
 
 from assistant.corpus.glossary import Glossary
-from tests.browser.conftest import DESKTOP, PHONE, assert_fits_width
+from tests.browser.conftest import PHONE, SIZES, assert_fits_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 PAGES = ["/", "/agent", "/glossary/nvlink", "/glossary/tensor-parallelism", "/glossary/zero"]
 
 

@@ -22,33 +22,21 @@ def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
+def _row(id_: str, split: str, question: str, gold: list[str], category: str) -> dict[str, object]:
+    """One retrieval-set line."""
+    return {"id": id_, "split": split, "question": question, "gold": gold, "category": category}
+
+
 def test_retrieval_hit_at_k_targets_and_misses(tmp_path: Path) -> None:
     retrieval = _write(
         tmp_path / "retrieval.jsonl",
         [
-            {"id": "r1", "split": "test", "question": "q1", "gold": ["a"], "category": "direct"},
-            {"id": "r2", "split": "test", "question": "q2", "gold": ["b"], "category": "direct"},
-            {
-                "id": "r3",
-                "split": "dev",
-                "question": "q3",
-                "gold": ["a", "c"],
-                "category": "comparison",
-            },
+            _row("r1", "test", "q1", ["a"], "direct"),
+            _row("r2", "test", "q2", ["b"], "direct"),
+            _row("r3", "dev", "q3", ["a", "c"], "comparison"),
         ],
     )
-    problems = _write(
-        tmp_path / "problems.jsonl",
-        [
-            {
-                "id": "p1",
-                "split": "dev",
-                "question": "q4",
-                "gold": ["x", "c"],
-                "category": "symptom",
-            },
-        ],
-    )
+    problems = _write(tmp_path / "problems.jsonl", [_row("p1", "dev", "q4", ["x", "c"], "symptom")])
     retriever = ScriptedRetriever(
         {"q1": ["a", "z"], "q2": ["z", "y", "b"], "q3": ["a", "z", "y", "c"], "q4": ["y", "z", "c"]}
     )

@@ -3,33 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from assistant.settings import ROOT
 from assistant.storage.sqlite import SqliteRepository
+from tests.helpers import report
 from tests.storage.test_repository import exchange
-
-
-def report(db: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "ASSISTANT_DB_PATH": str(db),
-        "ASSISTANT_DATABASE_URL": "",
-        "COLUMNS": "200",
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "assistant", "report", "--days", "0", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return done.stdout
 
 
 def test_report_shows_feedback_comments(tmp_path: Path) -> None:
