@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.parsing.intent import CHOOSE_CARD
 from assistant.parsing.message import ParsedMessage
 
 _ASKS_DEFINITION = re.compile(
@@ -18,8 +19,7 @@ _CALC_ASK = re.compile(
     r"какова цена|какая стоимость|на скольк\w*|how much|how many|calculate|estimate|fit|"
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
-    r"как\w* (?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)\w* (?:выбрать|взять|брать|нужн\w*)|"
-    r"(?:на|в) как\w* (?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)\w*|"
+    rf"{CHOOSE_CARD}|"
     r"что (?:взять|выбрать)|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
     r"запас\w* на накладн\w*|накладн\w* расход\w*|доплачива\w*|деньги за|бесплатн\w*|"
     r"объ[её]м\w*|лимит\w*|потян\w*|тянет|пойд[её]т ли|завед[её]тся|справится|осилит|"

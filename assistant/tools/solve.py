@@ -48,7 +48,7 @@ from assistant.tools.limits import explain, out_of_range
 from assistant.tools.registry import get_tool
 from assistant.tools.render import answer_text
 from assistant.tools.slugs import related_slugs
-from assistant.tools.units import gb_text
+from assistant.tools.units import gb_text, usd
 
 SIZE = ("model", "params_b")
 ARCHITECTURE = ("layers", "kv_heads", "head_dim")
@@ -69,8 +69,7 @@ QUESTIONS = {
     "params_b": "Для какой модели считать — сколько у неё параметров (например, 8B или 70B) "
     "или как она называется (например, Llama 3 70B)?",
     "gpu": "На каких GPU — например, H100, H200 или B200?",
-    "price": "По какой цене считать — сколько стоит GPU в месяц или в час? Если хотите, возьму "
-    "пример из глоссария: H100 за 2 190 $ в месяц (около 3,00 $ за GPU-час).",
+    "price": "По какой цене считать — сколько стоит GPU в месяц или в час?",
     "precision": "Какая точность — BF16, FP8 или FP4? Если не уверены, посчитаю для BF16.",
     "gpu_memory": "Сколько памяти у этой карты? Напишите объём в гигабайтах — посчитаю, "
     "поместится ли модель.",
@@ -311,13 +310,29 @@ def _question(missing: list[str], merged: dict[str, Any], catalog: Catalog) -> s
             f"{label} нет в каталоге FullGPU. Сколько у этой карты памяти? Напишите объём в "
             "гигабайтах — посчитаю, поместится ли модель."
         )
-    if missing[0] == "price" and isinstance(gpu, str) and gpu in catalog.gpus:
-        return (
-            f"По какой цене считать {gpu_name(gpu, catalog)} — сколько она стоит в месяц или в "
-            "час? В глоссарии есть цена только для примера: H100 за 2 190 $ в месяц (около "
-            "3,00 $ за GPU-час)."
-        )
+    if missing[0] == "price":
+        return _price_question(gpu if isinstance(gpu, str) else None, catalog)
     return QUESTIONS[missing[0]]
+
+
+def _price_question(gpu: str | None, catalog: Catalog) -> str:
+    """The price question with the glossary's example offered (read from the catalogue, not
+    copied here); for another named card the example is only mentioned, never offered for it."""
+    examples = catalog.prices.examples
+    if not examples:
+        return QUESTIONS["price"]
+    ex = examples[0]
+    hourly = ex.price_month_usd / catalog.prices.hours_per_month
+    offer = (
+        f"{gpu_name(ex.gpu, catalog)} за {usd(ex.price_month_usd)} в месяц "
+        f"(около {usd(hourly)} за GPU-час)"
+    )
+    if gpu is None or gpu not in catalog.gpus:
+        return f"{QUESTIONS['price']} Если хотите, возьму пример из глоссария: {offer}."
+    return (
+        f"По какой цене считать {gpu_name(gpu, catalog)} — сколько она стоит в месяц или в час? "
+        f"В глоссарии есть цена только для примера: {offer}."
+    )
 
 
 def _card_note(tool: str, merged: dict[str, Any], args: dict[str, Any]) -> list[str]:
