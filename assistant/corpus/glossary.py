@@ -13,7 +13,18 @@ from typing import Any
 from assistant.errors import CorpusError, CorpusProblem
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_KNOWN_FIELDS = {"slug", "title", "english", "aliases", "related", "see_also", "text", "url"}
+_KNOWN_FIELDS = {
+    "slug",
+    "title",
+    "english",
+    "aliases",
+    "related",
+    "see_also",
+    "questions",
+    "text",
+    "url",
+}
+QUESTION_MAX_CHARS = 200  # a question is one customer message, not a paragraph
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,9 @@ class Entry:
     see_also: tuple[SeeAlso, ...]
     text: str
     url: str
+    # How customers ask for what this entry answers (symptoms, how-to, choices), written from
+    # the entry's text; indexed as their own chunks (doc2query), never shown in answers.
+    questions: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -125,6 +139,25 @@ def _see_also(
     return tuple(out)
 
 
+def _questions(
+    data: dict[str, Any], path: Path, rec: str, problems: list[CorpusProblem]
+) -> tuple[str, ...]:
+    """Optional list of distinct one-line questions (case, ё and spacing ignored)."""
+    items = _str_list(data, "questions", path, rec, problems)
+    seen: set[str] = set()
+    for i, q in enumerate(items):
+        field = f"questions[{i}]"
+        if len(q) > QUESTION_MAX_CHARS or "\n" in q:
+            problems.append(
+                _problem(path, rec, field, f"одна строка до {QUESTION_MAX_CHARS} символов")
+            )
+        key = normalize_name(q)
+        if key in seen:
+            problems.append(_problem(path, rec, field, "вопрос повторяется"))
+        seen.add(key)
+    return items
+
+
 def parse_entry(path: Path, data: dict[str, Any], problems: list[CorpusProblem]) -> Entry | None:
     """One record → Entry, appending every problem found (never raising)."""
     rec = str(data.get("slug") or path.stem)
@@ -144,6 +177,7 @@ def parse_entry(path: Path, data: dict[str, Any], problems: list[CorpusProblem])
         see_also=_see_also(data, text, path, rec, problems),
         text=text,
         url=str(data.get("url") or f"/glossary/{slug}"),
+        questions=_questions(data, path, rec, problems),
     )
     return entry if len(problems) == before else None
 
@@ -171,6 +205,12 @@ def _cross_check(entries: list[Entry], files: dict[str, Path]) -> Iterable[Corpu
             other = owner.setdefault(name, e.slug)
             if other != e.slug:
                 yield _problem(path, e.slug, "aliases", f"«{name}» уже есть у статьи «{other}»")
+    asked: dict[str, str] = {}
+    for e in entries:  # one question pointing at two entries would teach retrieval both ways
+        for q in e.questions:
+            other = asked.setdefault(normalize_name(q), e.slug)
+            if other != e.slug:
+                yield _problem(files[e.slug], e.slug, "questions", f"«{q}» уже есть у «{other}»")
 
 
 def load_glossary(corpus_dir: Path) -> Glossary:

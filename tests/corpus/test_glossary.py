@@ -123,3 +123,44 @@ def test_see_also_sentence_must_be_in_text(tmp_path: Path) -> None:
 def test_missing_terms_folder_is_a_clear_error(tmp_path: Path) -> None:
     problems = _problems(tmp_path)
     assert "нет файлов" in problems[0]
+
+
+def test_real_glossary_has_customer_questions_for_every_entry() -> None:
+    glossary = load_glossary(CORPUS)
+    for entry in glossary.entries:
+        assert len(entry.questions) >= 5, entry.slug
+        # questions are written for retrieval: none may repeat the entry's text verbatim
+        assert all(q not in entry.text for q in entry.questions), entry.slug
+    total = sum(len(e.questions) for e in glossary.entries)
+    assert total >= 54 * 7
+
+
+def test_questions_are_optional(tmp_path: Path) -> None:
+    corpus = _copy_corpus(tmp_path, ["nccl"])
+    data = yaml.safe_load((corpus / "terms/nccl.yaml").read_text("utf-8"))
+    del data["questions"]
+    data["related"] = []
+    (corpus / "terms/nccl.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    assert load_glossary(corpus).entries[0].questions == ()
+
+
+def test_bad_questions_are_reported_by_index(tmp_path: Path) -> None:
+    corpus = _copy_corpus(tmp_path, ["nccl"])
+    long = "как " * 60
+    _edit(corpus / "terms/nccl.yaml", questions=["зачем NCCL?", "Зачем  nccl?", long, ""])
+    problems = _problems(corpus)
+    assert any("поле «questions»" in p and "непустых строк" in p for p in problems)
+    _edit(corpus / "terms/nccl.yaml", questions=["зачем NCCL?", "Зачем  nccl?", long])
+    problems = _problems(corpus)
+    assert any("«questions[1]»" in p and "повторяется" in p for p in problems)
+    assert any("«questions[2]»" in p and "200 символов" in p for p in problems)
+    _edit(corpus / "terms/nccl.yaml", questions="зачем NCCL?")
+    assert any("поле «questions»" in p for p in _problems(corpus))
+
+
+def test_question_shared_by_two_entries_is_rejected(tmp_path: Path) -> None:
+    corpus = _copy_corpus(tmp_path, ["nccl", "nvlink"])
+    _edit(corpus / "terms/nccl.yaml", questions=["как связать две карты?"])
+    _edit(corpus / "terms/nvlink.yaml", questions=["Как связать две карты?"])
+    problems = _problems(corpus)
+    assert any("nvlink.yaml" in p and "«questions»" in p and "nccl" in p for p in problems)

@@ -1,0 +1,102 @@
+"""corpus `questions:` + eval/*.jsonl → pairs where a corpus question copies an eval question.
+
+Why: the corpus questions are indexed and train the adapted model; one that repeats an eval
+question (any split) would score itself. A pair leaks when the two texts are equal after
+normalisation (lower case, ё → е, punctuation and spacing ignored) or when their character
+3-gram sets overlap with a Jaccard index of at least `THRESHOLD`.
+
+    python -m assistant.evaluation.leakage [--threshold 0.6]   # prints the pairs, exit 1 if any
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assistant.corpus.glossary import load_glossary
+from assistant.settings import ROOT
+
+THRESHOLD = 0.6
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+@dataclass(frozen=True)
+class Leak:
+    slug: str
+    corpus_question: str
+    eval_id: str
+    eval_question: str
+    jaccard: float
+
+
+def normalize(text: str) -> str:
+    """«Что такое NVLink?» → «что такое nvlink»."""
+    return " ".join(_NON_WORD.sub(" ", text.lower().replace("ё", "е")).split())
+
+
+def trigrams(text: str) -> frozenset[str]:
+    padded = f" {normalize(text)} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
+
+
+def _texts(row: dict[str, Any]) -> Iterator[str]:
+    """Every user-written string of an eval row: question, text, dialogue turns, thread."""
+    for key in ("question", "text"):
+        if isinstance(row.get(key), str):
+            yield row[key]
+    for turn in row.get("turns", []):
+        yield turn.get("user", "")
+    for message in row.get("thread", []):
+        yield message.get("content", "")
+    for earlier in (
+        row.get("expect", {}).get("after", []) if isinstance(row.get("expect"), dict) else []
+    ):
+        if isinstance(earlier, str):
+            yield earlier
+
+
+def eval_questions(eval_dir: Path) -> list[tuple[str, str]]:
+    """(file:id, text) for every string in eval/*.jsonl."""
+    out = []
+    for path in sorted(eval_dir.glob("*.jsonl")):
+        for line in path.read_text("utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                out += [(f"{path.stem}:{row.get('id', '?')}", t) for t in _texts(row) if t]
+    return out
+
+
+def find_leaks(corpus_dir: Path, eval_dir: Path, threshold: float = THRESHOLD) -> list[Leak]:
+    """Every (corpus question, eval question) pair that is equal or at least `threshold` alike."""
+    evals = [(i, t, normalize(t), trigrams(t)) for i, t in eval_questions(eval_dir)]
+    leaks = []
+    for entry in load_glossary(corpus_dir).entries:
+        for q in entry.questions:
+            norm, grams = normalize(q), trigrams(q)
+            for eval_id, text, e_norm, e_grams in evals:
+                score = 1.0 if norm == e_norm else len(grams & e_grams) / len(grams | e_grams)
+                if score >= threshold:
+                    leaks.append(Leak(entry.slug, q, eval_id, text, round(score, 3)))
+    return sorted(leaks, key=lambda leak: -leak.jaccard)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threshold", type=float, default=THRESHOLD)
+    args = parser.parse_args()
+    leaks = find_leaks(ROOT / "corpus", ROOT / "eval", args.threshold)
+    for leak in leaks:
+        print(f"{leak.jaccard:.2f}  {leak.slug}: «{leak.corpus_question}»")
+        print(f"      {leak.eval_id}: «{leak.eval_question}»")
+    print(f"{len(leaks)} pair(s) at Jaccard ≥ {args.threshold}")
+    sys.exit(1 if leaks else 0)
+
+
+if __name__ == "__main__":
+    main()
