@@ -151,8 +151,9 @@ class Engine:
 
     def _search(self, req: Request) -> Searched:
         text = self.condense(req)
-        question = req.message.tokens if text == req.text else tokenize(text)
-        retrieval = self.retriever.retrieve(text, k=6)
+        own = text == req.text
+        question = req.message.tokens if own else tokenize(text)
+        retrieval = self.retriever.retrieve(text, k=6, named=req.message.terms if own else None)
         if req.message.signals.counterpart:
             retrieval = self._without_subject(retrieval, req)
         scope = decide_scope(req.message, question, retrieval, self.vocabulary)

@@ -101,3 +101,21 @@ def normalize_phrase(text: str) -> str:
 def deletes(word: str) -> set[str]:
     """The word with one letter removed, every way: look-up keys for one-typo matching."""
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+# Russian letters → Latin by sound, for names typed in Cyrillic: «хбм3е» → hbm3e, «рдма» → rdma.
+_SOUNDS = dict(
+    zip(
+        "абвгдежзийклмнопрстуфхцчшщъыьэюя",
+        "a b v g d e zh z i y k l m n o p r s t u f h c ch sh sch - y - e yu ya".split(),
+        strict=True,
+    )
+)
+
+
+@lru_cache(maxsize=65_536)
+def transliterate(word: str) -> str:
+    """A Cyrillic-only token → its Latin spelling by sound; anything else → ""."""
+    if not _CYR_RE.search(word) or _LATIN_RE.search(word):
+        return ""
+    return "".join(_SOUNDS.get(c, c) for c in word).replace("-", "")

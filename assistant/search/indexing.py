@@ -23,7 +23,7 @@ from assistant.search.bm25 import BM25Index
 if TYPE_CHECKING:
     from assistant.embedding.model import Embedder
 
-CHUNKING_VERSION = "entry+sentences-v4"
+CHUNKING_VERSION = "entry+sentences+questions-v5"
 MANIFEST = "manifest.json"
 # A sentence ends at . ! ? before a capital, a quote or a camel-case name such as «vLLM».
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ«]|[a-z]+[A-Z])")
@@ -32,10 +32,11 @@ ProgressFn = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class Chunk:
-    """A searchable piece of an entry: the whole entry, or one sentence with the title."""
+    """A searchable piece of an entry: the whole entry, one sentence with the title, or one
+    customer question the entry answers (from the corpus `questions:` field)."""
 
     slug: str
-    kind: str  # "entry" | "sentence"
+    kind: str  # "entry" | "sentence" | "question"
     text: str
     header: str = ""  # the entry's names; counted once in BM25 so long alias lists don't dominate
 
@@ -45,9 +46,19 @@ class Chunk:
 
     def bm25_terms(self) -> list[str]:
         """BM25 sees whole entries only: short sentence chunks would win on length alone."""
-        if self.kind == "sentence":
+        if self.kind != "entry":
             return []
         return list(dict.fromkeys(lemmas(self.header))) + lemmas(self.text)
+
+
+def bm25_documents(chunks: Sequence[Chunk]) -> list[list[str]]:
+    """Each entry's terms plus the lemmas of its questions (document expansion: the words
+    customers use for a problem reach the entry that answers it); other chunks stay empty."""
+    asked: dict[str, list[str]] = {}
+    for c in chunks:
+        if c.kind == "question":
+            asked.setdefault(c.slug, []).extend(lemmas(c.text))
+    return [c.bm25_terms() + (asked.get(c.slug, []) if c.kind == "entry" else []) for c in chunks]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -60,12 +71,14 @@ def entry_header(entry: Entry) -> str:
 
 
 def make_chunks(entries: Sequence[Entry]) -> list[Chunk]:
-    """One chunk per entry (names + text) and one per sentence (title + sentence)."""
+    """One chunk per entry (names + text), one per sentence (title + sentence) and one per
+    customer question (as written: it is matched against questions)."""
     chunks: list[Chunk] = []
     for e in entries:
         chunks.append(Chunk(e.slug, "entry", e.text, header=entry_header(e)))
         for sentence in split_sentences(e.text):
             chunks.append(Chunk(e.slug, "sentence", f"{e.title}: {sentence}"))
+        chunks.extend(Chunk(e.slug, "question", q) for q in e.questions)
     return chunks
 
 
@@ -159,7 +172,7 @@ def build_index(
     chunks = (*make_chunks(glossary.entries), *extra_chunks)
     vectors = embed_chunks(embedder, [c.full_text for c in chunks], progress)
     faiss_index = make_faiss_index(vectors, ann_threshold)
-    bm25 = BM25Index.build([c.bm25_terms() for c in chunks])
+    bm25 = BM25Index.build(bm25_documents(chunks))
     kind = "hnsw" if len(chunks) > ann_threshold else "flat"
     return SearchIndex(
         expected_manifest(glossary, embedder, len(chunks), kind), chunks, faiss_index, bm25

@@ -1,15 +1,16 @@
-"""Question → ranked glossary entries: dense (FAISS) + BM25 over lemmas + exact aliases, fused."""
+"""Question → ranked glossary entries: dense (FAISS: entry text and customer questions) + BM25
+over lemmas + exact aliases, fused."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
 from assistant.corpus.glossary import Glossary
-from assistant.parsing.text import deletes, lemma, normalize_phrase, words
+from assistant.parsing.text import deletes, lemma, normalize_phrase, transliterate, words
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
 
@@ -21,16 +22,23 @@ Mode = Literal["hybrid", "dense", "bm25"]
 
 @dataclass(frozen=True)
 class FusionWeights:
-    """How the legs are fused; chosen by measurement (docs/benchmarks.md, 2-fold on eval set).
+    """How the legs are fused; learned on the dev split by `eval/tune_fusion.py` (grid search,
+    scored by hit@1 + MRR on retrieval.jsonl and problems.jsonl dev rows; docs/benchmarks.md).
 
-    "score": dense × (cosine − best cosine) + bm25 × (score / best score) + alias × strength.
+    "score": dense × (cosine − best cosine) + bm25 × (score / best score) + alias × strength
+             + questions × (question cosine − best question cosine).
     "rrf":   Σ weight / (k + rank) — measured lower on our set (MRR@10 0.85 vs 0.91).
+    The question leg is kept apart from the text leg: merged into it, it lifted problem phrasings
+    but let off-topic questions pass the scope thresholds (docs/benchmarks.md).
     """
 
     method: Literal["score", "rrf"] = "score"
-    dense: float = 20.0
+    dense: float = 15.0
     bm25: float = 1.0
-    alias: float = 0.1
+    alias: float = 0.2
+    questions: float = 10.0  # the customer-question chunks as a leg of their own
+    # question chunks count as their entry's dense evidence (the better cosine of the two)
+    merge_questions: bool = False
     k: float = 10.0  # rrf only
     depth: int = 20  # candidates taken from each leg
 
@@ -45,6 +53,7 @@ class Retrieval:
     bm25: dict[str, float]
     alias: dict[str, float]  # slugs named in the question (exactly or within one typo)
     vector: np.ndarray = field(repr=False)
+    questions: dict[str, float] = field(default_factory=dict)  # best cosine to its questions
 
 
 class Searcher(Protocol):
@@ -65,13 +74,20 @@ class Retriever(Protocol):
     @property
     def aliases(self) -> AliasMatcher: ...
 
-    def retrieve(self, query: str, k: int = 5, vector: np.ndarray | None = None) -> Retrieval: ...
+    def retrieve(
+        self,
+        query: str,
+        k: int = 5,
+        vector: np.ndarray | None = None,
+        named: Mapping[str, float] | None = None,
+    ) -> Retrieval: ...
 
 
 class AliasMatcher:
     """Finds glossary names inside a question: whole phrases by lemmas, single words with a typo."""
 
     MIN_FUZZY = 5
+    MIN_SPELLED = 4  # «мое» must not become MoE; «рдма» is RDMA
 
     def __init__(self, glossary: Glossary) -> None:
         self.phrases: dict[str, set[str]] = {}
@@ -96,10 +112,14 @@ class AliasMatcher:
                 for slug in self.phrases.get(phrase, ()):
                     found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
         for w in raw:
-            if len(w) >= self.MIN_FUZZY:
-                for key in (w, *deletes(w)):
-                    for slug in self.fuzzy.get(key, ()):
-                        found.setdefault(slug, 0.5)
+            latin = transliterate(w) if len(w) >= self.MIN_SPELLED else ""
+            for slug in self.phrases.get(latin, ()):  # a name spelled in Cyrillic is still named
+                found[slug] = max(found.get(slug, 0.0), 1.0)
+            for form in (w, latin):
+                if len(form) >= self.MIN_FUZZY:
+                    for key in (form, *deletes(form)):
+                        for slug in self.fuzzy.get(key, ()):
+                            found.setdefault(slug, 0.5)
         return found
 
 
@@ -130,7 +150,45 @@ def _rrf(legs: Sequence[tuple[float, dict[str, float]]], k: float, depth: int) -
     return fused
 
 
+def merge(texts: dict[str, float], asked: dict[str, float]) -> dict[str, float]:
+    """Per slug, the better cosine of its text chunks and its question chunks."""
+    out = dict(texts)
+    for slug, cos in asked.items():
+        out[slug] = max(out.get(slug, -1.0), cos)
+    return out
+
+
+def fuse(
+    w: FusionWeights,
+    dense: dict[str, float],
+    bm25: dict[str, float],
+    alias: dict[str, float],
+    asked: dict[str, float],
+) -> dict[str, float]:
+    """Per-leg evidence → one score per slug (higher is better), as `w` says."""
+    if w.method == "rrf":
+        legs = [(w.dense, dense), (w.bm25, bm25), (w.alias, alias), (w.questions, asked)]
+        return _rrf(legs, w.k, w.depth)
+    fused: dict[str, float] = {}
+    missing = w.dense * -0.2  # a slug one leg did not return starts this far behind
+    best_cos = max(dense.values(), default=0.0)
+    best_bm25 = max(bm25.values(), default=0.0) or 1.0
+    for slug, cos in dense.items():
+        fused[slug] = w.dense * (cos - best_cos)
+    for slug, score in bm25.items():
+        fused[slug] = fused.get(slug, missing) + w.bm25 * score / best_bm25
+    for slug, strength in alias.items():
+        fused[slug] = fused.get(slug, missing) + w.alias * min(strength, 2.0)
+    if w.questions:
+        best_asked = max(asked.values(), default=0.0)
+        for slug, cos in asked.items():
+            fused[slug] = fused.get(slug, missing) + w.questions * (cos - best_asked)
+    return fused
+
+
 class HybridRetriever:
+    SCORE_ALL = 4096
+
     def __init__(
         self,
         glossary: Glossary,
@@ -145,6 +203,10 @@ class HybridRetriever:
         self.titles = {e.slug: e.title for e in glossary.entries}
         self.aliases = AliasMatcher(glossary)
         self._chunk_slugs = [c.slug for c in index.chunks]
+        self._is_question = np.array([c.kind == "question" for c in index.chunks], dtype=bool)
+        self._slugs = sorted(set(self._chunk_slugs))
+        position = {slug: i for i, slug in enumerate(self._slugs)}
+        self._slug_of = np.array([position[s] for s in self._chunk_slugs], dtype=np.int64)
         import faiss
 
         # One query at a time: FAISS's own threads fight torch's for 2 cores (16–24 ms vs 0.3 ms
@@ -154,12 +216,25 @@ class HybridRetriever:
     def embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)
 
-    def _dense(self, vector: np.ndarray, depth: int) -> dict[str, float]:
-        n = min(self.index.vectors.ntotal, depth * 8)
+    def _dense(self, vector: np.ndarray, depth: int) -> tuple[dict[str, float], dict[str, float]]:
+        """Best cosine per slug over entry/sentence chunks, and over question chunks."""
+        total = self.index.vectors.ntotal
+        # A glossary-sized index is scored in full (~1 200 chunks, well under a millisecond), so
+        # every entry has a cosine and none is fused with a "not returned" guess.
+        n = total if total <= self.SCORE_ALL else min(total, depth * 16)
         sims, ids = self.index.vectors.search(vector.reshape(1, -1), n)
-        return _best_per_slug(
-            (self._chunk_slugs[i], float(s)) for s, i in zip(sims[0], ids[0], strict=True) if i >= 0
-        )
+        keep = ids[0] >= 0
+        sims, ids = sims[0][keep], ids[0][keep]
+        asked_mask = self._is_question[ids]
+        texts = self._best_of(ids[~asked_mask], sims[~asked_mask])
+        asked = self._best_of(ids[asked_mask], sims[asked_mask])
+        return (merge(texts, asked) if self.weights.merge_questions else texts), asked
+
+    def _best_of(self, ids: np.ndarray, sims: np.ndarray) -> dict[str, float]:
+        """Chunk ids and cosines → best cosine per slug (vectorised: ~1 200 chunks per query)."""
+        best = np.full(len(self._slugs), -np.inf, dtype=np.float32)
+        np.maximum.at(best, self._slug_of[ids], sims)
+        return {self._slugs[i]: float(best[i]) for i in np.flatnonzero(np.isfinite(best))}
 
     def _bm25(self, query: str, depth: int) -> dict[str, float]:
         from assistant.parsing.text import lemmas
@@ -172,32 +247,28 @@ class HybridRetriever:
         )
 
     def fuse(
-        self, dense: dict[str, float], bm25: dict[str, float], alias: dict[str, float]
+        self,
+        dense: dict[str, float],
+        bm25: dict[str, float],
+        alias: dict[str, float],
+        questions: dict[str, float] | None = None,
     ) -> dict[str, float]:
-        w = self.weights
-        if w.method == "rrf":
-            return _rrf([(w.dense, dense), (w.bm25, bm25), (w.alias, alias)], w.k, w.depth)
-        fused: dict[str, float] = {}
-        best_cos = max(dense.values(), default=0.0)
-        best_bm25 = max(bm25.values(), default=0.0) or 1.0
-        for slug, cos in dense.items():
-            fused[slug] = w.dense * (cos - best_cos)
-        for slug, score in bm25.items():
-            fused[slug] = fused.get(slug, w.dense * -0.2) + w.bm25 * score / best_bm25
-        for slug, strength in alias.items():
-            fused[slug] = fused.get(slug, w.dense * -0.2) + w.alias * min(strength, 2.0)
-        return fused
+        return fuse(self.weights, dense, bm25, alias, questions or {})
 
-    def retrieve(self, query: str, k: int = 5, vector: np.ndarray | None = None) -> Retrieval:
+    def retrieve(
+        self,
+        query: str,
+        k: int = 5,
+        vector: np.ndarray | None = None,
+        named: Mapping[str, float] | None = None,
+    ) -> Retrieval:
+        """`named`: the aliases already found in this very query (the parsed message has them)."""
         w = self.weights
         vec = self.embed(query) if vector is None else vector
-        dense, bm25, alias = (
-            self._dense(vec, w.depth),
-            self._bm25(query, w.depth),
-            self.aliases.match(query),
-        )
-        fused = self.fuse(dense, bm25, alias)
-        return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec)
+        (dense, asked), bm25 = self._dense(vec, w.depth), self._bm25(query, w.depth)
+        alias = dict(named) if named is not None else self.aliases.match(query)
+        fused = self.fuse(dense, bm25, alias, asked)
+        return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec, asked)
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
         return [
@@ -206,7 +277,7 @@ class HybridRetriever:
 
     def search(self, query: str, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
         if mode == "dense":
-            return self._hits(self._dense(self.embed(query), self.weights.depth), k)
+            return self._hits(self._dense(self.embed(query), self.weights.depth)[0], k)
         if mode == "bm25":
             return self._hits(self._bm25(query, self.weights.depth), k)
         return self.retrieve(query, k).hits

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from assistant.parsing.text import lemmas, normalize_phrase, words
+import pytest
+
+from assistant.parsing.text import lemmas, normalize_phrase, transliterate, words
 
 
 def test_russian_inflections_collapse_to_one_lemma() -> None:
@@ -28,3 +30,17 @@ def test_stop_words_dropped_for_bm25_but_kept_for_phrases() -> None:
 
 def test_yo_is_folded() -> None:
     assert words("объём") == ["объем"]
+
+
+@pytest.mark.parametrize(
+    ("word", "latin"),
+    [("хбм3е", "hbm3e"), ("рдма", "rdma"), ("нвлинк", "nvlink"), ("щука", "schuka")],
+)
+def test_transliterate_spells_cyrillic_by_sound(word: str, latin: str) -> None:
+    assert transliterate(word) == latin
+
+
+@pytest.mark.parametrize("word", ["h100", "hbm3е", "123"])
+def test_transliterate_leaves_latin_and_mixed_tokens(word: str) -> None:
+    """Mixed tokens are look-alike typing (handled by `words`), digits alone are no name."""
+    assert transliterate(word) == ""

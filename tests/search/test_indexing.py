@@ -13,7 +13,9 @@ import pytest
 from assistant.corpus.glossary import load_glossary
 from assistant.embedding.model import Embedder
 from assistant.errors import StaleIndexError
+from assistant.parsing.text import lemmas
 from assistant.search.indexing import (
+    bm25_documents,
     build_index,
     make_chunks,
     open_index,
@@ -59,6 +61,20 @@ def test_chunks_cover_every_sentence_and_name() -> None:
     nvlink = next(c for c in entry_chunks if c.slug == "nvlink")
     assert "нвлинк" in nvlink.full_text.lower()
     assert sum(c.slug == "nvlink" and c.kind == "sentence" for c in chunks) >= 4
+
+
+def test_questions_are_chunks_of_their_entry_and_expand_its_bm25_document() -> None:
+    g = load_glossary(ROOT / "corpus")
+    chunks = make_chunks(g.entries)
+    for entry in g.entries:
+        asked = [c.text for c in chunks if c.slug == entry.slug and c.kind == "question"]
+        assert asked == list(entry.questions) and asked
+    docs = bm25_documents(chunks)
+    mig = next(i for i, c in enumerate(chunks) if c.slug == "mig" and c.kind == "entry")
+    own = set(chunks[mig].bm25_terms())
+    only_asked = {t for q in g.by_slug()["mig"].questions for t in lemmas(q)} - own
+    assert only_asked and only_asked <= set(docs[mig])  # customers' words reach the entry
+    assert all(not docs[i] for i, c in enumerate(chunks) if c.kind != "entry")
 
 
 def test_round_trip_gives_identical_results(

@@ -49,3 +49,70 @@ def test_alias_matcher_tolerates_one_typo_but_not_two() -> None:
     assert "infiniband" in matcher.match("инфинибэнд")
     assert "nvlink" in matcher.match("что за nvlnk")
     assert matcher.match("рецепт борща") == {}
+
+
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [("хбм3е это сильно быстрее?", "hbm3e"), ("рдма по изернету", "rdma"), ("вллм умеет", "vllm")],
+)
+def test_alias_matcher_reads_names_spelled_in_cyrillic(question: str, slug: str) -> None:
+    assert AliasMatcher(load_glossary(ROOT / "corpus")).match(question).get(slug) == 1.0
+
+
+def test_cyrillic_spelling_needs_four_letters() -> None:
+    """«моё» spelled in Latin is «moe», the MoE entry's name: short words stay Russian."""
+    matcher = AliasMatcher(load_glossary(ROOT / "corpus"))
+    assert "moe" not in matcher.match("это моё мнение")
+    assert "moe" in matcher.match("что такое MoE")
+
+
+def test_every_entry_is_scored_densely(fast_retriever: HybridRetriever) -> None:
+    """A glossary-sized index is scored in full: no entry is fused with a "not returned" guess,
+    and every entry with customer questions has a question cosine."""
+    result = fast_retriever.retrieve("счёт за выкачку чекпоинтов больше, чем за GPU", 5)
+    slugs = {e.slug for e in fast_retriever.glossary.entries}
+    assert set(result.dense) == slugs
+    assert set(result.questions) == {e.slug for e in fast_retriever.glossary.entries if e.questions}
+
+
+def test_aliases_found_by_the_reader_are_reused(fast_retriever: HybridRetriever) -> None:
+    """The engine passes the parsed message's names; retrieval fuses those, not a re-match."""
+    own = fast_retriever.retrieve("что такое LoRA", 3)
+    given = fast_retriever.retrieve("что такое LoRA", 3, named={"qlora": 2.0})
+    assert own.alias == {"lora": 1.0}
+    assert given.alias == {"qlora": 2.0}
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [  # issue 11: problem-phrased questions used to cite CUDA, GPU-hour, Hopper…
+        (
+            "У меня при дообучении всё время кончается память видеокарты, что делать?",
+            {"vram", "mixed-precision", "zero", "fsdp", "lora", "qlora"},
+        ),
+        (
+            "Нам нужно, чтобы пять стажёров работали на одном GPU одновременно — так можно?",
+            {"mig", "time-slicing", "vgpu"},
+        ),
+        (  # p083's gold: the speed and what bounds it
+            "Сколько токенов в секунду выдаст H100 на Llama 70B?",
+            {"tokens-per-second", "memory-bandwidth"},
+        ),
+    ],
+)
+def test_problem_phrasing_finds_the_entries_that_answer_it(
+    retriever: HybridRetriever, question: str, answers: set[str]
+) -> None:
+    top3 = [h.slug for h in retriever.search(question, 3)]
+    assert answers & set(top3), top3
+    assert not {"cuda", "cuda-cores", "gpu-hour"} & set(top3[:1]), top3
+
+
+def test_question_chunks_are_their_own_evidence(retriever: HybridRetriever) -> None:
+    """A customer question reaches its entry through the entry's `questions:` chunks."""
+    result = retriever.retrieve("где посмотреть ошибки памяти и состояние nvlink у видеокарт", 3)
+    assert max(result.questions, key=lambda s: result.questions[s]) == "dcgm"
+    assert result.hits[0].slug == "dcgm"
+    # question chunks never stand in for the entry's sentences (answers quote sentences only)
+    kinds = {c.kind for c in retriever.index.chunks if c.slug == "dcgm"}
+    assert kinds == {"entry", "sentence", "question"}
