@@ -1,7 +1,9 @@
 """Retrieval evidence + lexical signals → is the question covered by the glossary, and by what.
 
-Thresholds were calibrated on eval/retrieval.jsonl (in scope) against eval/out_of_scope.jsonl
-with the default model (multilingual-e5-small): see docs/benchmarks.md. A different embedding
+Thresholds and margins were calibrated on the dev rows of eval/retrieval.jsonl and
+eval/problems.jsonl (in scope) against eval/out_of_scope.jsonl with the default model
+(multilingual-e5-small) and the fusion weights in search/retrieval.py, by eval/tune_scope.py:
+see docs/benchmarks.md. A different embedding
 model needs re-calibration (`assistant eval answers` shows refusal and false-refusal rates).
 """
 
@@ -17,11 +19,11 @@ from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
 COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
-COS_MAYBE = 0.838  # covered only if BM25 agrees
+COS_MAYBE = 0.835  # covered only if BM25 agrees
 BM25_MIN = 2.0
-PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
-RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
-UNSURE_MARGIN = 1.0  # the same, when the question names no entry and similarity is modest
+PAIR_MARGIN = 1.0  # fused-score gap under which the runner-up joins a comparison
+RUNNER_UP = 0.5  # fused-score gap under which the runner-up supports a term answer
+UNSURE_MARGIN = 0.25  # the same, when the question names no entry and similarity is modest
 UNSURE_ROOM = 1
 
 
