@@ -5,6 +5,7 @@ calculations reach the calculator."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 import pytest
@@ -270,3 +271,12 @@ def test_a_bug_while_understanding_is_a_safe_answer(
     a = Pipeline(engine, settings).answer("сколько памяти нужно 70B в FP8?")
     assert a.route == "clarify" and a.answer.startswith("Не получилось разобрать вопрос")
     assert "could not understand a message" in caplog.text  # logged, with the traceback
+
+
+def test_a_question_about_a_cards_memory_answers_from_its_architecture(pipeline: Pipeline) -> None:
+    """Issue 11's «Какая память была у H100 на старте продаж в 2023 году?» was refused as
+    «нет в глоссарии» and led with HBM4; the glossary's Hopper entry says H100 has HBM3."""
+    a = pipeline.answer("Какая память была у H100 на старте продаж в 2023 году?")
+    assert not a.refused and a.route == "term"
+    assert a.citations[0].slug == "hopper"
+    assert re.search(r"HBM3(?!e)", a.answer), a.answer

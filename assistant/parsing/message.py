@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
 
@@ -73,6 +74,9 @@ class ParsedMessage:
         return self.quantities.models
 
 
+IMPLIED = 0.75  # an entry implied by a card's architecture; a name written out counts 1 or more
+
+
 class Reader:
     """Reads messages against one catalogue and (for the engine) the glossary's names."""
 
@@ -80,21 +84,43 @@ class Reader:
         self.catalog = catalog
         self.terms = terms
 
+    @cached_property
+    def architecture(self) -> dict[str, tuple[str, ...]]:
+        """Card id → the entries its architecture names: «память у H100» is about Hopper
+        (gpus.yaml). Built on first use, so a broken name index fails a message, not start-up."""
+        if self.terms is None:
+            return {}
+        matcher = self.terms
+        return {
+            g.id: tuple(s for s, v in matcher.match(g.architecture).items() if v >= 1.0)
+            for g in self.catalog.gpus.values()
+        }
+
     def read(self, text: str) -> ParsedMessage:
         tokens = tokenize(text)
         normalised = normalise(text)
         found = dates(normalised)
         sig = signals(text, tokens)
+        quantities = extract_normalised(normalised, self.catalog, found)
         return ParsedMessage(
             text=text,
             tokens=tokens,
             normalised=normalised,
             pieces=len(text.split()),
             numbers=tuple(float(x.replace(",", ".")) for x in _DIGITS.findall(text)),
-            quantities=extract_normalised(normalised, self.catalog, found),
+            quantities=quantities,
             bare_context=bare_context(normalised),
             dates=found,
-            terms=MappingProxyType(self.terms.match(text) if self.terms else {}),
+            terms=MappingProxyType(self._terms(text, quantities.gpus)),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,
         )
+
+    def _terms(self, text: str, gpus: tuple[str, ...]) -> dict[str, float]:
+        """Glossary entries named in the text, plus the architecture of every card named (weaker
+        than a name: «на H100 быстрее, чем в BF16» compares formats, not Hopper with BF16)."""
+        found = self.terms.match(text) if self.terms else {}
+        for gpu in gpus:
+            for slug in self.architecture.get(gpu, ()):
+                found.setdefault(slug, IMPLIED)
+        return found

@@ -53,14 +53,22 @@ def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
 
 
 def _covered(
-    named: list[str], retrieval: Retrieval, unknown_term: bool, vocabulary: Vocabulary, q: Tokens
+    named: list[str],
+    retrieval: Retrieval,
+    unknown_term: bool,
+    vocabulary: Vocabulary,
+    q: Tokens,
+    gpu: bool = False,
 ) -> bool:
+    """`gpu`: the question names a catalogue GPU (H100, L40S…), ours to talk about."""
     if named:
         return True
     if unknown_term:
         return False
     best = max(retrieval.dense.values(), default=0.0)
     bm25 = max(retrieval.bm25.values(), default=0.0)
+    if gpu and bm25 >= BM25_MIN:  # «какая память была у H100»: the glossary names the card
+        return True
     if any(c.isascii() and c.isalpha() for c in "".join(vocabulary.unknown_words(q))):
         return best >= COS_SURE  # an unknown Latin term (SLURM, TPU) needs strong evidence
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
@@ -71,17 +79,22 @@ def decide_scope(
 ) -> Scope:
     """`question` is the message's own tokens, or the condensed question's for a follow-up."""
     unknown = vocabulary.unknown_term(message.term)
-    scope = _decide(message.signals, question, retrieval, vocabulary, unknown)
+    scope = _decide(message.signals, question, retrieval, vocabulary, unknown, bool(message.gpus))
     return replace(scope, unknown_term=unknown)
 
 
 def _decide(
-    sig: Signals, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary, unknown: bool
+    sig: Signals,
+    question: Tokens,
+    retrieval: Retrieval,
+    vocabulary: Vocabulary,
+    unknown: bool,
+    gpu: bool = False,
 ) -> Scope:
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
-    if not _covered(named, retrieval, unknown, vocabulary, question):
+    if not _covered(named, retrieval, unknown, vocabulary, question, gpu):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from assistant.corpus.glossary import Glossary
-from assistant.parsing.message import Reader
+from assistant.parsing.message import IMPLIED, Reader
 from assistant.search.retrieval import AliasMatcher
 from tests.helpers import CATALOG, read
 
@@ -67,3 +67,13 @@ def test_glossary_terms_are_matched_when_the_reader_knows_the_glossary(glossary:
     m = reader.read("чем NVLink отличается от PCIe Gen5?")
     assert {"nvlink", "pcie-gen5"} <= set(m.terms)
     assert read("чем NVLink отличается от PCIe Gen5?").terms == {}  # the calculators' reader
+
+
+def test_a_card_implies_its_architecture_entry_more_weakly_than_a_name(glossary: Glossary) -> None:
+    """gpus.yaml says H100 is Hopper and B200 is Blackwell; L40S (Ada) has no entry."""
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))
+    assert reader.read("какая память у H100?").terms == {"hopper": IMPLIED}
+    assert reader.read("B200 или H200?").terms == {"blackwell": IMPLIED, "hopper": IMPLIED}
+    assert reader.read("что такое Hopper и есть ли он в H100").terms["hopper"] >= 1.0
+    assert reader.read("какая память у L40S?").terms == {}
+    assert IMPLIED < 1.0  # not a name written out: no comparison «Hopper vs BF16» is made up
