@@ -1,0 +1,66 @@
+"""decide_scope on hand-made retrieval evidence: which entry leads, and when a question is ours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.corpus.glossary import Glossary
+from assistant.parsing.message import Reader
+from assistant.routing.scope import BM25_MIN, COS_MAYBE, Scope, decide_scope
+from assistant.routing.vocabulary import Vocabulary
+from assistant.schema import SearchHit
+from assistant.search.retrieval import AliasMatcher, Retrieval
+from tests.helpers import CATALOG
+
+
+@pytest.fixture(scope="module")
+def reader(glossary: Glossary) -> Reader:
+    return Reader(CATALOG, terms=AliasMatcher(glossary))
+
+
+@pytest.fixture(scope="module")
+def vocabulary(glossary: Glossary) -> Vocabulary:
+    return Vocabulary(glossary, CATALOG)
+
+
+def evidence(text: str, ranked: list[str], reader: Reader, cos: float, bm25: float) -> Retrieval:
+    """The retrieval the engine would pass: `ranked` fused in that order, 0.2 apart."""
+    hits = [SearchHit(s, s, -0.2 * i) for i, s in enumerate(ranked)]
+    dense = {s: cos - 0.01 * i for i, s in enumerate(ranked)}
+    bm = {ranked[0]: bm25}
+    alias = dict(reader.read(text).terms)
+    return Retrieval(text, hits, dense, bm, alias, np.zeros(4, dtype=np.float32))
+
+
+def scope_of(text: str, ranked: list[str], reader: Reader, vocabulary: Vocabulary, **kw) -> Scope:
+    message = reader.read(text)
+    retrieval = evidence(text, ranked, reader, kw.get("cos", 0.9), kw.get("bm25", 5.0))
+    return decide_scope(message, message.tokens, retrieval, vocabulary)
+
+
+def test_a_definition_leads_with_the_entry_it_names(reader: Reader, vocabulary: Vocabulary) -> None:
+    """RoCE explains itself through InfiniBand and can outscore it; «что такое InfiniBand» is
+    still answered by InfiniBand first, RoCE kept as the close runner-up."""
+    scope = scope_of("что такое InfiniBand", ["roce", "infiniband", "nccl"], reader, vocabulary)
+    assert scope.in_scope and scope.slugs[:2] == ["infiniband", "roce"]
+
+
+def test_without_a_definition_the_ranking_stands(reader: Reader, vocabulary: Vocabulary) -> None:
+    text = "как у вас настроен кластер на InfiniBand, есть ли RDMA по Ethernet?"
+    scope = scope_of(text, ["roce", "infiniband", "nccl"], reader, vocabulary)
+    assert scope.slugs[0] == "roce"
+
+
+def test_a_named_card_is_ours_when_the_glossary_agrees(
+    reader: Reader, vocabulary: Vocabulary
+) -> None:
+    """«Какая память у H100?»: modest similarity, but the card is in the catalogue and the
+    glossary's words match; without the card, or without the words, it is not covered."""
+    weak = COS_MAYBE - 0.02
+    card = "какая память была у H100 на старте продаж?"
+    assert scope_of(card, ["hopper", "hbm3e"], reader, vocabulary, cos=weak, bm25=BM25_MIN).in_scope
+    no_words = scope_of(card, ["hopper"], reader, vocabulary, cos=weak, bm25=BM25_MIN - 1)
+    assert not no_words.in_scope
+    no_card = "какая память была у неё на старте продаж?"
+    assert not scope_of(no_card, ["hopper"], reader, vocabulary, cos=weak, bm25=BM25_MIN).in_scope
