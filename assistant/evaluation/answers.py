@@ -87,10 +87,12 @@ def evaluate(
 # (section, metric, label); the first line of a section also shows how many rows it covers
 LINES: tuple[tuple[str, str, str], ...] = (
     ("in_scope", "citation_hit@3", "Термины: hit@3 цитат"),
+    ("in_scope", "citation_hit@1", "Термины: ответ начат с нужной статьи"),
     ("in_scope", "citation_precision", "Термины: точность цитат"),
     ("in_scope", "comparison_all", "Сравнения: процитированы обе статьи"),
     ("in_scope", "false_refusal", "Термины: ложные отказы"),
     ("problems", "citation_hit@3", "Вопросы-проблемы: hit@3 цитат"),
+    ("problems", "citation_hit@1", "Вопросы-проблемы: ответ начат с нужной статьи"),
     ("problems", "citation_precision", "Вопросы-проблемы: точность цитат"),
     ("problems", "all_of", "Вопросы-проблемы: все нужные статьи вместе"),
     ("problems", "expectations", "Вопросы-проблемы: нужный калькулятор или без него"),

@@ -67,9 +67,11 @@ def _run(
 
 
 def _citations(answer: Answer, gold: set[str], counted: set[str]) -> Checks:
-    """hit@3 on `gold` (any of them); precision: cited entries that are in `counted`."""
+    """hit@1 (the entry the answer leads with) and hit@3 on `gold` (any of them); precision:
+    cited entries that are in `counted`."""
     got = cited(answer)
     return {
+        "citation_hit@1": bool(set(got[:1]) & gold),
         "citation_hit@3": bool(set(got[:3]) & gold),
         "citation_precision": len([s for s in got if s in counted]) / len(got) if got else 0.0,
         "false_refusal": answer.refused,
@@ -86,7 +88,12 @@ def _term(row: dict[str, Any], answer: Answer) -> tuple[Checks, list[str]]:
 
 def _term_failed(row: dict[str, Any]) -> Checks:
     comparison = row.get("category") == "comparison"
-    failed: Checks = {"citation_hit@3": False, "citation_precision": 0.0, "false_refusal": True}
+    failed: Checks = {
+        "citation_hit@1": False,
+        "citation_hit@3": False,
+        "citation_precision": 0.0,
+        "false_refusal": True,
+    }
     return failed | {"comparison_all": False if comparison else None}
 
 
