@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parsing.text import Tokens, fold, words
+from assistant.parsing.text import STOPWORDS, Tokens, fold, words
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -67,6 +67,11 @@ _DEFINITION = re.compile(
     r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|объясни\w*|"
     r"what is|what's|what are|explain|tell me about)\s+(.+?)\??$"
 )
+# «тензорные ядра что это», «MIG — это что такое?»: the term first, the question after it
+_DEFINITION_AFTER = re.compile(
+    r"^(.+?)\s*[—–-]?\s*(?:это\s+что(?:\s+такое)?|что\s+это(?:\s+такое)?|что\s+такое)\s*\??$"
+)
+DEFINED_MAX_WORDS = 4  # a longer head is a problem description («…ловлю OOM, что это»)
 _ANAPHORA = re.compile(
     r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
     r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
@@ -114,7 +119,6 @@ def signals(text: str, tokens: Tokens) -> Signals:
     rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
     small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and len(words(rest)) <= 1
     greeting = small_talk or bool(_HELP.search(rest) and len(words(rest)) <= 6)
-    match = _DEFINITION.match(t)
     return Signals(
         injection=bool(_INJECTION.search(t)),
         greeting=greeting,
@@ -122,13 +126,25 @@ def signals(text: str, tokens: Tokens) -> Signals:
         weak_comparison=bool(_WEAK_COMPARISON.search(t)),
         domain=bool(_DOMAIN.search(t)),
         follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
-        defined_term=_original_span(text, match.group(1)) if match else "",
+        defined_term=_defined_term(text, t),
         not_ours=bool(_NOT_OURS.search(t)),
         counterpart=bool(_COUNTERPART.search(t)),
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),
         throughput=bool(_THROUGHPUT.search(t)),
     )
+
+
+def _defined_term(text: str, folded: str) -> str:
+    """«что такое X» or «X что это» → X in the user's spelling, else ""."""
+    match = _DEFINITION.match(folded)
+    if match:
+        return _original_span(text, match.group(1))
+    after = _DEFINITION_AFTER.match(folded)
+    head = words(after.group(1)) if after else []
+    if after and len(head) <= DEFINED_MAX_WORDS and any(w not in STOPWORDS for w in head):
+        return _original_span(text, after.group(1))
+    return ""
 
 
 def _original_span(text: str, folded: str) -> str:

@@ -84,7 +84,8 @@ class Retriever(Protocol):
 
 
 class AliasMatcher:
-    """Finds glossary names inside a question: whole phrases by lemmas, single words with a typo."""
+    """Finds glossary names inside a question: whole phrases by lemmas, names with one typo
+    (single words of 5+ letters, 2–3-word names of 8+), names spelled in Cyrillic."""
 
     MIN_FUZZY = 5
     MIN_SPELLED = 4  # «мое» must not become MoE; «рдма» is RDMA
@@ -92,6 +93,7 @@ class AliasMatcher:
     def __init__(self, glossary: Glossary) -> None:
         self.phrases: dict[str, set[str]] = {}
         self.fuzzy: dict[str, set[str]] = {}
+        self.fuzzy_phrases: dict[str, set[str]] = {}  # «тенсорные ядра», «cuda cors»
         for entry in glossary.entries:
             for name in entry.names:
                 tokens = words(name)
@@ -101,6 +103,10 @@ class AliasMatcher:
                 if len(tokens) == 1 and len(tokens[0]) >= self.MIN_FUZZY:
                     for key in (tokens[0], *deletes(tokens[0])):
                         self.fuzzy.setdefault(key, set()).add(entry.slug)
+                for form in {normalize_phrase(name), " ".join(tokens)}:
+                    if _fuzzy_phrase(form):
+                        for key in (form, *deletes(form)):
+                            self.fuzzy_phrases.setdefault(key, set()).add(entry.slug)
         self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
 
     def match(self, query: str) -> dict[str, float]:
@@ -111,6 +117,12 @@ class AliasMatcher:
             for phrase in _ngrams(tokens, self.longest):
                 for slug in self.phrases.get(phrase, ()):
                     found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
+        for tokens in (raw, [lemma(w) for w in raw]):
+            for phrase in _ngrams(tokens, FUZZY_PHRASE_WORDS):
+                if _fuzzy_phrase(phrase):
+                    for key in (phrase, *deletes(phrase)):
+                        for slug in self.fuzzy_phrases.get(key, ()):
+                            found.setdefault(slug, phrase.count(" ") + 0.5)
         for w in raw:
             latin = transliterate(w) if len(w) >= self.MIN_SPELLED else ""
             for slug in self.phrases.get(latin, ()):  # a name spelled in Cyrillic is still named
@@ -121,6 +133,21 @@ class AliasMatcher:
                         for slug in self.fuzzy.get(key, ()):
                             found.setdefault(slug, 0.5)
         return found
+
+
+FUZZY_PHRASE_WORDS = 3
+FUZZY_PHRASE_CHARS = 8
+
+
+def _fuzzy_phrase(form: str) -> bool:
+    """Names of 2–3 words, 8+ letters, no digits take one typo: a digit is a different model
+    (H100 vs H200), and short phrases are too easy to hit by chance."""
+    n = form.count(" ") + 1
+    return (
+        2 <= n <= FUZZY_PHRASE_WORDS
+        and len(form) >= FUZZY_PHRASE_CHARS
+        and not any(c.isdigit() for c in form)
+    )
 
 
 def _ngrams(tokens: list[str], longest: int) -> Iterable[str]:

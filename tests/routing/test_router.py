@@ -44,6 +44,20 @@ def test_defined_term_keeps_users_spelling() -> None:
     assert signals("Что такое TPU?").defined_term == "TPU"
 
 
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("тенсорные ядра что это", "тенсорные ядра"),
+        ("MIG — это что такое?", "MIG"),
+        ("nvlink это что", "nvlink"),
+        ("а это что такое", ""),  # a follow-up about the previous answer, no term
+        ("на vllm при 64 запросах ловлю OOM, что это", ""),  # a problem, not a term
+    ],
+)
+def test_a_term_can_come_before_the_question(text: str, term: str) -> None:
+    assert signals(text).defined_term == term
+
+
 def test_other_vendor_prices_are_not_ours() -> None:
     assert signals("сколько стоит H100 в AWS").not_ours
     assert not signals("сколько стоит H100 в месяц").not_ours

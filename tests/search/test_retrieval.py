@@ -59,6 +59,24 @@ def test_alias_matcher_reads_names_spelled_in_cyrillic(question: str, slug: str)
     assert AliasMatcher(load_glossary(ROOT / "corpus")).match(question).get(slug) == 1.0
 
 
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [
+        ("тенсорные ядра что это", "tensor-cores"),
+        ("что такое cuda cors", "cuda-cores"),
+        ("смешанная точнсть", "mixed-precision"),
+    ],
+)
+def test_a_name_of_two_or_three_words_takes_one_typo(question: str, slug: str) -> None:
+    assert AliasMatcher(load_glossary(ROOT / "corpus")).match(question).get(slug) == 1.5
+
+
+def test_names_with_digits_take_no_typo() -> None:
+    """H100 and H200 differ by one character and are different cards."""
+    matcher = AliasMatcher(load_glossary(ROOT / "corpus"))
+    assert all(not any(c.isdigit() for c in key) for key in matcher.fuzzy_phrases)
+
+
 def test_cyrillic_spelling_needs_four_letters() -> None:
     """«моё» spelled in Latin is «moe», the MoE entry's name: short words stay Russian."""
     matcher = AliasMatcher(load_glossary(ROOT / "corpus"))
