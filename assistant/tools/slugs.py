@@ -25,6 +25,22 @@ def _memory(args: dict[str, Any], catalog: Catalog) -> list[str]:
     return out
 
 
+def _training(args: dict[str, Any]) -> list[str]:
+    """Most specific first (answers cite the first two): the method, then how it is sharded."""
+    out = ["vram"]
+    method = args.get("method")
+    out += [method] if method in ("lora", "qlora") else []
+    sharding = str(args.get("sharding", ""))
+    several = int(args.get("gpus", 1)) > 1
+    if sharding.startswith("zero"):
+        out.append("zero")
+    elif sharding == "fsdp":
+        out.append("fsdp")
+    elif several:  # the answer names ZeRO-3 / FSDP as the way to fit on these GPUs
+        out += ["zero", "fsdp"]
+    return out + ["mixed-precision"] + (["data-parallelism"] if several else [])
+
+
 def related_slugs(tool: str, args: dict[str, Any], catalog: Catalog) -> list[str]:
     out: list[str] = []
     if tool in ("vram_inference", "gpu_fit"):
@@ -32,12 +48,7 @@ def related_slugs(tool: str, args: dict[str, Any], catalog: Catalog) -> list[str
     if tool == "gpu_fit":
         out += ["tensor-parallelism"]
     if tool == "vram_training":
-        out += ["vram", "mixed-precision"]
-        method = args.get("method")
-        out += [method] if method in ("lora", "qlora") else []
-        sharding = str(args.get("sharding", ""))
-        out += ["zero"] if sharding.startswith("zero") else ["fsdp"] if sharding == "fsdp" else []
-        out += ["data-parallelism"] if int(args.get("gpus", 1)) > 1 else []
+        out += _training(args)
     if tool == "gpu_cost":
         out.append("gpu-hour")
         if args.get("egress"):

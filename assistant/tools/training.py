@@ -99,6 +99,11 @@ def breakdown(inp: TrainingInput, catalog: Catalog) -> TrainBreakdown:
     return TrainBreakdown(params_b, parts, per_gpu)
 
 
+def _sharded_total(bd: TrainBreakdown, gpus: int) -> float:
+    """Bytes per GPU when ZeRO-3/FSDP shards every part over `gpus` GPUs."""
+    return sum(v / gpus if k in SHARDED["zero3"] else v for k, v in bd.parts.items())
+
+
 def _formula_text(inp: TrainingInput) -> str:
     if inp.method == "full":
         return (
@@ -123,6 +128,8 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
         per = gb_text(to_gb(bd.per_gpu_total, g), g)
         if inp.sharding == "none":
             s += f" Без шардирования каждый из {inp.gpus} GPU хранит полную копию — {per} на GPU."
+            full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
+            s += f" С ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."
         else:
             s += f" С {SHARDING_RU[inp.sharding]} на {inp.gpus} GPU это около {per} на GPU."
     assumed = [
@@ -157,6 +164,8 @@ def compute(inp: TrainingInput, catalog: Catalog) -> Computation:
         "optimizer_gb": sig(to_gb(bd.per_gpu["master"] + bd.per_gpu["moments"], g)),
         "unit": "GiB" if g else "GB",
     }
+    if inp.gpus > 1 and inp.sharding == "none":  # what the same GPUs need when sharded
+        values["per_gpu_zero3_gb"] = sig(to_gb(_sharded_total(bd, inp.gpus), g))
     if inp.gpu is not None:
         card = catalog.gpus[inp.gpu]
         values.update(gpu=card.id, gpu_memory_gb=card.memory_gb)

@@ -86,6 +86,15 @@ def test_training(args: dict[str, object], key: str, expected: float) -> None:
     assert run("vram_training", **args)[key] == pytest.approx(expected, abs=1e-3)
 
 
+def test_unsharded_training_on_several_gpus_also_shows_the_sharded_need() -> None:
+    """«можно ли дообучить 70B целиком на 8 картах?»: 1 120 ГБ on each GPU as asked, and the
+    140 ГБ the same GPUs need with ZeRO-3/FSDP (glossary:zero, glossary:fsdp)."""
+    v = run("vram_training", params_b=70, gpus=8)
+    assert v["per_gpu_gb"] == pytest.approx(1120.0) and v["per_gpu_zero3_gb"] == pytest.approx(140)
+    assert "per_gpu_zero3_gb" not in run("vram_training", params_b=70, gpus=8, sharding="zero3")
+    assert "per_gpu_zero3_gb" not in run("vram_training", params_b=70)
+
+
 def test_qlora_65b_fits_48gb_like_the_paper() -> None:
     v = run("vram_training", params_b=65, method="qlora", gpu="L40S")  # glossary:qlora
     assert v["fits"] is True

@@ -91,6 +91,21 @@ def test_related_slugs_exist_in_glossary() -> None:
     assert "egress" in solve("сколько трафика включено на 8-GPU сервере").related_slugs
 
 
+@pytest.mark.parametrize(
+    ("question", "first_two"),
+    [  # answers cite the first two: the most specific entries lead
+        ("можно ли дообучить 70B целиком на одном сервере на 8 карт?", ["vram", "zero"]),
+        ("QLoRA 65B на одной L40S", ["vram", "qlora"]),
+        ("полное дообучение 70B на 8 GPU с FSDP", ["vram", "fsdp"]),
+        ("полное дообучение 7B на одной карте", ["vram", "mixed-precision"]),
+    ],
+)
+def test_training_cites_the_method_and_the_sharding_first(
+    question: str, first_two: list[str]
+) -> None:
+    assert solve(question).related_slugs[:2] == first_two
+
+
 def test_outcome_is_json_serialisable() -> None:
     json.dumps(solve("Llama 3 70B в FP8 на H100 с контекстом 32k").model_dump())
 
