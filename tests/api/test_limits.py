@@ -5,6 +5,7 @@ counters are shared by every replica."""
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from typing import Any
 
@@ -95,8 +96,11 @@ def test_forwarded_for_counts_only_from_configured_proxies(
     """One client rotating X-Forwarded-For over a real server: one bucket unless it is a proxy."""
     direct = limited(settings, tmp_path, rate_limit_per_minute=5)
     with live_server(make_app(pipeline, direct)) as base, httpx.Client(base_url=base) as c:
-        codes = chat_codes(c, [f"203.0.113.{i}" for i in range(40)])
-    assert codes[:5] == [200] * 5 and set(codes[5:]) == {429}
+        started = time.monotonic()
+        codes = chat_codes(c, [f"203.0.113.{i}" for i in range(20)])
+        refilled = int((time.monotonic() - started) * 5 / 60)  # a busy machine is slower
+    assert codes[:5] == [200] * 5 and codes[5] == 429
+    assert codes.count(200) <= 5 + refilled  # one bucket, whatever the header says
 
     behind = direct.model_copy(
         update={"trusted_proxies": ["127.0.0.1"], "db_path": tmp_path / "db2"}
