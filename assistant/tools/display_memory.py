@@ -114,6 +114,10 @@ def _training(f: Facts) -> Body:
         rows.append(DisplayRow(label="Итого на GPU", value=f.gb(per), note=note, strong=True))
     if whole is not None and per is not None and whole > per * 1.001:
         rows.append(DisplayRow(label="Всего на все GPU", value=f.gb(whole)))
+    sharded = f.value("per_gpu_zero3_gb")
+    if sharded is not None:
+        note = "шардируются и веса, градиенты, оптимизатор"
+        rows.append(DisplayRow(label="С ZeRO-3 или FSDP", value=f.gb(sharded), note=note))
     method = METHOD_TITLE.get(str(f.arg("method") or "full"), "Обучение")
     head = f"{method} {_of_whom(f)}: около {f.gb(per or whole or 0)} на GPU без активаций"
     gpu = f.arg("gpu")

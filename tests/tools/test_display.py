@@ -168,6 +168,14 @@ def test_training_rows_and_verdict() -> None:
     assert {"label": "Метод", "value": "QLoRA"} in [i.model_dump() for i in d.inputs]
 
 
+def test_unsharded_training_on_several_gpus_shows_the_sharded_row() -> None:
+    [d] = displays("можно ли дообучить 70B целиком на одном сервере на 8 карт?")
+    rows = {r.label: r.value for r in d.rows}
+    assert rows["Итого на GPU"] == f"1{NB}120{NB}ГБ" and rows["С ZeRO-3 или FSDP"] == f"140{NB}ГБ"
+    [sharded] = displays("полное дообучение 70B на 8 GPU с ZeRO-3")
+    assert "С ZeRO-3 или FSDP" not in [r.label for r in sharded.rows]
+
+
 def test_only_stated_inputs_are_listed() -> None:
     result = run("vram_inference", {"model": "Llama 3 70B", "precision": "fp8"})
     d = build_display(result, CATALOG, stated={"model", "precision"})
