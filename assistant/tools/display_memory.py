@@ -2,7 +2,7 @@
 
 weights / KV cache / overhead 10–30 % / total     (vram_inference, gpu_fit)
 weights / gradients / optimizer / per GPU         (vram_training)
-GPU · Память · Нужно GPU · Поместится?            (gpu_fit's catalogue options)
+GPU · Память · Нужно GPU · На одну карту?            (gpu_fit's catalogue options)
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def _fit_catalogue_headline(options: list[dict[str, Any]], catalog: Catalog) -> 
 def _options_table(
     options: list[dict[str, Any]], need_low: float | None, catalog: Catalog
 ) -> DisplayTable:
-    """GPU · Память · Нужно GPU · Поместится? (on one card: да / впритык / нет)."""
+    """GPU · Память · Нужно GPU · На одну карту? (on one card: да / впритык / нет)."""
     rows = []
     for o in options:
         n = int(o.get("gpus_needed") or 0)
@@ -246,7 +246,7 @@ def _options_table(
             name += " (не предлагаем)"
         rows.append([name, gb(float(o["memory_gb"])), num(n), fits])
     return DisplayTable(
-        caption="Варианты GPU", columns=["GPU", "Память", "Нужно GPU", "Поместится?"], rows=rows
+        caption="Варианты GPU", columns=["GPU", "Память", "Нужно GPU", "На одну карту?"], rows=rows
     )
 
 

@@ -82,7 +82,7 @@ def test_batch_json_one_object_per_line_errors_included(index_dir: Path) -> None
     [call] = fit["tool_calls"]
     assert call["name"] == "gpu_fit" and call["result"]["values"]["gpu"] == "h100-sxm"  # raw kept
     assert call["display"]["title"] == "Подбор GPU"
-    assert call["display"]["table"]["columns"] == ["GPU", "Память", "Нужно GPU", "Поместится?"]
+    assert call["display"]["table"]["columns"] == ["GPU", "Память", "Нужно GPU", "На одну карту?"]
     assert term["route"] == "term" and term["citations"][0]["slug"] == "nvlink"
 
 

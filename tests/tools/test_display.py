@@ -121,7 +121,7 @@ def test_fit_has_the_gpu_options_table_and_a_verdict() -> None:
     [d] = displays("поместится ли Llama 3 70B в FP8 на H100?")
     assert d.title == "Подбор GPU"
     assert d.table is not None
-    assert d.table.columns == ["GPU", "Память", "Нужно GPU", "Поместится?"]
+    assert d.table.columns == ["GPU", "Память", "Нужно GPU", "На одну карту?"]
     table = {row[0]: row for row in d.table.rows}
     # the GPUs FullGPU offers (corpus/gpus.yaml `offered`); the ones it does not are shown only
     # when asked about, marked «не предлагаем»
