@@ -183,7 +183,27 @@ def test_text_only_thread_is_read_for_parameters(fast_pipeline: Pipeline) -> Non
         "h100-sxm",
     }
     args = a.tool_calls[0].arguments
-    assert (args["params_b"], args["precision"], args["context_tokens"]) == (13, "fp16", 4096)
+    assert (args["model"], args["precision"], args["context_tokens"]) == (
+        "llama-2-13b",
+        "fp16",
+        4096,
+    )
+    # Llama 2 13B has a KV head per attention head: 2 × 40 layers × 40 × 128 × 4 096 × 2 bytes
+    assert values(a)["kv_cache_gb"] == pytest.approx(2 * 40 * 40 * 128 * 4096 * 2 / 1e9)
+
+
+def test_a_thread_ending_with_the_operator_answers_the_last_customer_message(
+    fast_pipeline: Pipeline,
+) -> None:
+    """Issue 11's thread, pasted as the agent sees it: the operator's «уточняю» comes last."""
+    pasted = (
+        "Иван Петров, 10:31\nДобрый день! Хотим развернуть Llama 2 13B, FP16, контекст 4k. "
+        "Что лучше взять — L40S или H100?\nОператор Мария, 10:35\nУточняю у коллег."
+    )
+    a = fast_pipeline.answer(pasted)
+    assert tools(a)[:1] == ["gpu_fit"]
+    assert {c.arguments["gpu"] for c in a.tool_calls} == {"l40s", "h100-sxm"}
+    assert a.tool_calls[0].arguments["context_tokens"] == 4096
 
 
 def test_a_pasted_helpdesk_thread_is_one_conversation(fast_pipeline: Pipeline) -> None:
