@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.parsing.intent import CHOOSE_CARD
+from assistant.parsing.intent import CHOOSE_CARD, TAKE
 from assistant.parsing.message import ParsedMessage
 
 _ASKS_DEFINITION = re.compile(
@@ -20,7 +20,7 @@ _CALC_ASK = re.compile(
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
     rf"{CHOOSE_CARD}|"
-    r"что (?:взять|выбрать)|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
+    rf"{TAKE}|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
     r"запас\w* на накладн\w*|накладн\w* расход\w*|доплачива\w*|деньги за|бесплатн\w*|"
     r"объ[её]м\w*|лимит\w*|потян\w*|тянет|пойд[её]т ли|завед[её]тся|справится|осилит|"
     r"выдержит)(?!\w)"

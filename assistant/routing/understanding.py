@@ -37,18 +37,21 @@ NO_THROUGHPUT = (
 
 def unthread(message: str, history: list[Turn]) -> tuple[str, list[Turn]]:
     """A support thread pasted as one message («Иван Петров, 10:31 …», «клиент: …»): its last
-    customer message is the question, the turns before it are the conversation so far."""
+    customer message is the question, the turns before it are the conversation so far (an
+    operator's «уточняю у коллег» after it changes nothing)."""
     if "\n" not in message:
         return message, history
     parsed = parse_thread(message)
     turns = parsed.turns
-    if parsed.warning or len(turns) < 2 or turns[-1].role != "customer":
+    asked = [i for i, t in enumerate(turns) if t.role == "customer"]
+    if parsed.warning or not asked:
         return message, history
+    last = asked[-1]
     earlier = [
         Turn(role="user" if t.role == "customer" else "assistant", content=t.content)
-        for t in turns[:-1]
+        for t in turns[:last]
     ]
-    return turns[-1].content, [*history, *earlier]
+    return turns[last].content, [*history, *earlier]
 
 
 def safe_answer(message: str) -> Answer:

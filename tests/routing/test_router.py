@@ -90,3 +90,12 @@ def test_calculation_gate(
 
 def test_non_numeric_never_calculates() -> None:
     assert not wants_calculation(read("сколько памяти нужно"), False, [], {"params_b": 7}, False)
+
+
+def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
+    """«что лучше взять» with a model named asks for a fit; «что лучше: HBM или GDDR7» compares."""
+    from tests.helpers import TOOLBOX
+
+    take = TOOLBOX.solve(read("Хотим Llama 2 13B, FP16. Что лучше взять — L40S или H100?"), {})
+    assert take.is_numeric and take.arguments["gpu"] == "l40s"
+    assert not TOOLBOX.solve(read("что лучше: HBM или GDDR7?"), {}).is_numeric
