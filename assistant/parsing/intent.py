@@ -22,9 +22,13 @@ _DEFINITIONAL = re.compile(
 
 # Words for a card, slang included («видюха», «карточка»): the stem, without its ending.
 CARD_WORD = r"(?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)"
-# «какую видеокарту взять», «на какой карте»: asking which card (a fit, not a definition)
+# Verbs for running a model, slang included («крутить», «гонять», «задеплоить»): stems.
+RUN_VERB = r"(?:запуск|запуст|крут|гоня|гнать|подня|подним|разверн|развора|держ|хост|(?:за)?депло)"
+# «какую видеокарту взять», «на какой карте», «на чём это крутить»: asking which card (a fit,
+# not a definition)
 CHOOSE_CARD = (
-    rf"как\w* {CARD_WORD}\w* (?:выбрать|взять|брать|нужн\w*)|(?:на|в) как\w* {CARD_WORD}\w*"
+    rf"как\w* {CARD_WORD}\w* (?:выбрать|взять|брать|нужн\w*)|(?:на|в) как\w* {CARD_WORD}\w*|"
+    rf"на ч[её]м (?:\w+ ){{0,2}}?{RUN_VERB}\w*"
 )
 
 _INTENTS = {
@@ -90,7 +94,9 @@ def definitional(t: str) -> bool:
 
 
 def intents(t: str) -> set[str]:
-    return {name for name, p in _INTENTS.items() if re.search(rf"(?<![\w]){p}", t)}
+    """Intent words that start a word: «юзеров» holds «зеро» but is no ZeRO, «процент» holds
+    «цен» but is no price (every alternative is anchored, not only the first)."""
+    return {name for name, p in _INTENTS.items() if re.search(rf"(?<![\w])(?:{p})", t)}
 
 
 _TRAFFIC_PRICE = re.compile(
@@ -105,7 +111,8 @@ def price_words(t: str) -> bool:
     return bool(
         re.search(
             r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|бюджет\w*|\$|долл\w*|дорог\w*|"
-            r"сколько денег|оплат\w*|счет\w*|сумм\w*",
+            r"сколько денег|оплат\w*|счет\w*|сумм\w*|"
+            r"(?:сколько|скока|скоко|скок) (?:\w+ ){0,3}?выйд\w*",  # «сколько выйдет» — money
             t,
         )
     )

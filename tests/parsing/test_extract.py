@@ -91,6 +91,25 @@ def test_kv_precision_is_separate() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("ну а если квантануть в 4 бита?", "int4"),
+        ("70B при квантовании в int8", "int8"),
+        ("квантизация в fp8", "fp8"),
+    ],
+)
+def test_quantising_words_are_not_the_kv_cache(text: str, precision: str) -> None:
+    """«кв» starts «квантовать» too: only the word KV / кэш makes a precision the cache's."""
+    p = extract(text).params
+    assert p["precision"] == precision and "kv_precision" not in p
+
+
+def test_kv_abbreviation_still_names_the_cache() -> None:
+    p = extract("70B в bf16, кв кэш в int8").params
+    assert (p["precision"], p["kv_precision"]) == ("bf16", "int8")
+
+
+@pytest.mark.parametrize(
     ("text", "tokens"),
     [
         ("контекст 32k", 32768),
