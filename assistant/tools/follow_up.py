@@ -4,6 +4,7 @@ with_follow_up(read("а для 32k?"), carried)   → context 32 768 after a mem
 with_follow_up(read("а на одной?"), carried)  → gpus 1 after a calculation with GPUs
 with_follow_up(read("у неё 24 ГБ"), carried)  → gpu_memory_gb 24 after the question back
                                                 about an unknown card's memory
+with_follow_up(read("а 80 гигов хватит?"), carried) → gpu_memory_gb 80 after a memory question
 with_follow_up(read("да, возьми пример"), carried, "h100-sxm") → the glossary's example card
                                                 after the question back about the price
 """
@@ -54,11 +55,23 @@ def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extrac
 _BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
 
 
+def _memory_expected(carried: dict[str, Any], ex: Extraction) -> bool:
+    """The question back about an unknown card's memory is open, or a memory calculation is
+    followed by «хватит?» / «влезет?» naming no card («а 80 гигов хватит?»)."""
+    if "gpu_memory_gb" in ex.params:
+        return False
+    if "gpu_label" in carried and "gpu_memory_gb" not in carried:
+        return True
+    inference = carried.get("tool") in ("vram_inference", "gpu_fit")
+    return inference and ex.verdict and not _has(ex.params, "gpu", "gpu_label")
+
+
 def _with_bare_memory(
     message: ParsedMessage, carried: dict[str, Any], ex: Extraction
 ) -> Extraction:
-    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory."""
-    if "gpu_label" not in carried or "gpu_memory_gb" in carried or "gpu_memory_gb" in ex.params:
+    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory; «а 80
+    гигов хватит?» after a memory calculation: the memory of the card asked about."""
+    if not _memory_expected(carried, ex):
         return ex
     m = _BARE_MEMORY.search(message.normalised)
     if m is None or not short_follow_up(message, carried):

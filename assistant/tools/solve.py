@@ -109,8 +109,8 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
         return "gpu_fit"
     if _has(p, *ARCHITECTURE):
         return _upgrade("vram_inference", p)
-    if _has(p, "duration") and not _has(p, *SIZE):
-        return "gpu_cost" if prev in (None, "gpu_cost") or _has(p, "gpus", "gpu") else prev
+    if _has(p, "duration") and not _has(p, *SIZE):  # only the cost takes a duration
+        return "gpu_cost"
     if "vram" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return _upgrade("vram_inference", p)
     if _has(p, *SIZE) and _has(p, "precision", "context_tokens", "gpu", "gpus"):
@@ -142,9 +142,11 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
             base.pop(b, None)
         if b in new:
             base.pop(a, None)
-    if "gpu" in new or ("gpu_label" in new and "gpu_memory_gb" not in new):
+    if _has(new, "gpu", "gpu_label"):
         for key in CARD:  # another card: the memory stated for the previous one is not its
             base.pop(key, None)
+    elif "gpu_memory_gb" in new and "gpu_label" not in new:
+        _another_memory(base)
     if _has(new, *SIZE):  # another model: its own architecture
         for key in ARCHITECTURE:
             base.pop(key, None)
@@ -152,6 +154,15 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
     if architecture_only and "precision" in new and not _has(new, *SIZE):
         new["kv_precision"] = new.pop("precision")  # «а в FP8?» about a cache: the cache's
     return {**base, **new}
+
+
+def _another_memory(base: dict[str, Any]) -> None:
+    """A memory stated with no card named («а 80 гигов хватит?»): not the catalogue card asked
+    about before; an unknown card whose memory was already given is another card too («у неё
+    24 ГБ» answers the question back and keeps its name)."""
+    base.pop("gpu", None)
+    if "gpu_memory_gb" in base:
+        base.pop("gpu_label", None)
 
 
 def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> bool:

@@ -1,0 +1,58 @@
+"""Short follow-ups to a calculation (assistant/tools/follow_up.py, merge in solve.py): a bare
+memory asked about after a memory calculation, and the card it replaces.
+
+Expected values worked by hand (docs/calculators.md):
+  Llama 3 70B (70,6B) in FP8: weights 70,6 GB; need (1,1…1,3) × 70,6 = 77,66…91,78 GB.
+  On a card with 80 GB: 77,66 ≤ 80 < 91,78 → «tight»; ⌈91,78 / 80⌉ = 2 cards.
+  On a card with 48 GB: 77,66 > 48 → «no».
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.helpers import TOOLBOX
+
+solve = TOOLBOX.solve
+MEMORY_70B_FP8 = "Сколько памяти нужно Llama 3 70B в FP8?"
+
+
+def _chain(*questions: str) -> Any:
+    params: dict[str, Any] = {}
+    out = None
+    for q in questions:
+        out = solve(q, carried=params)
+        params = out.params
+    return out
+
+
+def test_bare_memory_with_a_verdict_after_a_memory_question_is_the_card() -> None:
+    out = _chain(MEMORY_70B_FP8, "а 80 гигов хватит?")
+    assert out.tool == "gpu_fit" and out.arguments["gpu_memory_gb"] == 80
+    values = out.results[0].values
+    assert (values["verdict"], values["gpus_needed"]) == ("tight", 2)
+
+
+def test_bare_memory_replaces_the_catalogue_card_asked_about_before() -> None:
+    out = _chain("влезет ли llama 3 70b в fp8 на h100?", "а 48 гб хватит?")
+    assert "gpu" not in out.arguments and out.arguments["gpu_memory_gb"] == 48
+    assert not out.rejected and out.results[0].values["verdict"] == "no"
+
+
+def test_memory_without_a_verdict_is_not_a_card() -> None:
+    """Without «хватит» / «влезет» a bare «80 гб» is not read as a card's memory."""
+    out = _chain(MEMORY_70B_FP8, "а 80 гб это много?")
+    assert "gpu_memory_gb" not in out.params
+
+
+def test_an_unknown_card_with_its_memory_replaces_a_catalogue_card() -> None:
+    """«а на A6000 на 48 ГБ?» after a fit on H100: one card, not both (was «укажите либо GPU
+    из каталога, либо память карты»)."""
+    out = _chain("влезет ли llama 3 70b в fp8 на h100?", "а на A6000 на 48 ГБ?")
+    assert not out.rejected and "gpu" not in out.arguments
+    assert out.arguments["gpu_memory_gb"] == 48 and out.results[0].values["verdict"] == "no"
+
+
+def test_the_answer_to_the_memory_question_keeps_the_card_name() -> None:
+    out = _chain("Влезет ли Llama 3 8B в FP16 на RTX A5000?", "у неё 24 ГБ")
+    assert out.params["gpu_label"] == "RTX A5000" and out.arguments["gpu_memory_gb"] == 24
