@@ -55,10 +55,16 @@ _HOUR = (
 _DOLLAR = r"(?:\$|долл\w*|usd|бакс\w*|dollars?)"
 
 
+# «за 2190 в месяц», «по 1.8 в час»: a price with its period and no currency sign
+_UNMARKED = re.compile(
+    rf"(?<![\w])(?:за|по|цена|ценой|стоит|стоимостью|тариф) {NUM}(?= ?(?:{_HOUR}|{_MONTH}))"
+)
+
+
 def money(t: str, out: Found) -> str:
     m = re.search(rf"(?:\$ ?{NUM}|{NUM} ?{_DOLLAR})", t)
     if not m:
-        return t
+        return _unmarked_money(t, out)
     group = 1 if m.group(1) else 2
     value = signed(t, m.start(group), float(m.group(group)))
     after = t[m.end() : m.end() + 16]
@@ -76,6 +82,22 @@ def money(t: str, out: Found) -> str:
         out.params["price_scope"] = "total"
     end = m.end() + (tail.end() if tail else 0)
     return t[: m.start()] + MONEY_MARK + t[end:]
+
+
+def _unmarked_money(t: str, out: Found) -> str:
+    """«H100 на 5 дней за 2190 в месяц»: the period after the number makes it a price."""
+    m = _UNMARKED.search(t)
+    if m is None:
+        return t
+    value = float(m.group(1))
+    tail = re.match(rf"\s*(?:{_HOUR})", t[m.end() :])
+    key = "price_hour" if tail else "price_month"
+    tail = tail or re.match(rf"\s*(?:{_MONTH})", t[m.end() :])
+    out.params[key] = clean(value)
+    if _total_price(t) and not m.group(0).startswith("по "):  # «по 1000 в месяц» — each
+        out.params["price_scope"] = "total"
+    end = m.end() + (tail.end() if tail else 0)
+    return t[: m.start(1)] + MONEY_MARK + t[end:]
 
 
 _PER_GPU = re.compile(
@@ -255,7 +277,7 @@ def bare_context(t: str, out: Found) -> None:
 
 
 _WHO = (
-    r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|"
+    r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|человек\w*|"
     r"последовательност\w*|поток\w*|чат\w*|диалог\w*|requests?)"
 )
 

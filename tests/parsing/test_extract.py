@@ -131,7 +131,13 @@ def test_tokens_per_second_is_not_context() -> None:
 
 @pytest.mark.parametrize(
     ("text", "batch"),
-    [("батч 8", 8), ("8 пользователей одновременно", 8), ("batch size 16", 16), ("4 запроса", 4)],
+    [
+        ("батч 8", 8),
+        ("8 пользователей одновременно", 8),
+        ("batch size 16", 16),
+        ("4 запроса", 4),
+        ("если 10 человек одновременно", 10),
+    ],
 )
 def test_batch(text: str, batch: int) -> None:
     assert extract(f"70B {text}").params["batch"] == batch
@@ -169,6 +175,28 @@ def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
 )
 def test_money(text: str, key: str, value: float) -> None:
     assert extract(text).params[key] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("H100 на 5 дней за 2190 в месяц", "price_month", 2190),
+        ("по 1.8 в час 4 карты на неделю", "price_hour", 1.8),
+        ("L40S, цена 1 000 в месяц", "price_month", 1000),
+    ],
+)
+def test_a_price_with_its_period_needs_no_currency(text: str, key: str, value: float) -> None:
+    p = extract(text).params
+    assert p[key] == pytest.approx(value)
+    assert p.get("duration") != value  # the price is not read as a duration as well
+
+
+@pytest.mark.parametrize(
+    "text", ["100 запросов в час", "по 8 часов в день", "за 2 часа", "70B на 2 месяца"]
+)
+def test_other_numbers_before_a_period_are_no_price(text: str) -> None:
+    p = extract(text).params
+    assert "price_hour" not in p and "price_month" not in p
 
 
 @pytest.mark.parametrize(

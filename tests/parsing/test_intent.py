@@ -50,6 +50,13 @@ def test_on_what_to_run_it_asks_which_card(text: str) -> None:
     assert "fit" in intents(text)
 
 
+@pytest.mark.parametrize(
+    "text", ["сколько надо видях?", "скок карточек нужно", "какое железо нужно?", "на каком железе"]
+)
+def test_cards_in_slang_ask_a_fit(text: str) -> None:
+    assert "fit" in intents(text)
+
+
 def test_on_what_without_a_run_verb_is_no_card_choice() -> None:
     assert "fit" not in intents("на чем основан расчет")
 

@@ -65,6 +65,7 @@ def test_follow_up_and_counterpart_cues() -> None:
         ("а в FP8?", [], {"params_b": 70}, True, True),
         ("а что вообще такое ZeRO?", [], {"params_b": 70}, True, False),
         ("ок а на чем это крутить?", [], {"params_b": 8}, True, True),
+        ("какое железо нужно?", [], {"params_b": 8}, True, True),
         ("вы что-то фильтруете до сервера?", [], {"egress": True}, False, False),
         ("сколько трафика включено на 8-GPU сервере", [], {"egress": True}, False, True),
     ],
