@@ -7,6 +7,7 @@ with_follow_up(read("у неё 24 ГБ"), carried)  → gpu_memory_gb 24 after t
 with_follow_up(read("а 80 гигов хватит?"), carried) → gpu_memory_gb 80 after a memory question
 with_follow_up(read("да, возьми пример"), carried, "h100-sxm") → the glossary's example card
                                                 after the question back about the price
+with_follow_up(read("а если по 3.2?"), carried) → price_hour 3.2 after a cost at an hourly price
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 
 SIZE = ("model", "params_b")
+CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
 
@@ -34,7 +36,7 @@ def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
 
 
 _BARE_COUNT = re.compile(
-    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
+    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: ?x)?(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
 )
 
 
@@ -102,6 +104,24 @@ def _with_example_price(
     return ex.merged(Extraction(params=MappingProxyType({"gpu": example_gpu})))
 
 
+# «а если по 3.2?», «а по 1000?»: a number alone after «по» is the price, in the carried unit
+_BARE_PRICE = re.compile(r"(?:^|\s)по (\d{1,7}(?:\.\d+)?)\s*[?!.…]*$")
+PRICES = ("price_hour", "price_month")
+
+
+def _with_bare_price(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+    """After a cost with a price, «а если по 3.2?» changes the price (per card, «по») and
+    keeps its period."""
+    key = next((k for k in PRICES if k in carried), None)
+    if carried.get("tool") != "gpu_cost" or key is None or _has(ex.params, *PRICES):
+        return ex
+    m = _BARE_PRICE.search(message.normalised)
+    if m is None or not short_follow_up(message, carried):
+        return ex
+    price = {key: float(m.group(1)), "price_scope": "per_gpu"}  # «по» — for each card
+    return ex.merged(Extraction(params=MappingProxyType(price)))
+
+
 def with_follow_up(
     message: ParsedMessage, carried: dict[str, Any], example_gpu: str | None = None
 ) -> Extraction:
@@ -109,6 +129,7 @@ def with_follow_up(
     ex = _with_bare_count(message, carried, message.quantities)
     ex = _with_bare_memory(message, carried, ex)
     ex = _with_example_price(message, carried, ex, example_gpu)
+    ex = _with_bare_price(message, carried, ex)
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params
@@ -117,3 +138,17 @@ def with_follow_up(
     ):
         return ex.merged(message.bare_context)
     return ex
+
+
+def replace_card(base: dict[str, Any], new: dict[str, Any]) -> None:
+    """Drop from `base` the carried card the follow-up's card replaces: a card named («а на
+    H200?», «а на A6000 на 48 ГБ?») replaces the carried one with its memory; a memory alone
+    («а 80 гигов хватит?») replaces the catalogue card, and an unknown card's name once its
+    memory was known (the reply «у неё 24 ГБ» to the question back keeps the name)."""
+    if _has(new, "gpu", "gpu_label"):
+        for key in CARD:
+            base.pop(key, None)
+    elif "gpu_memory_gb" in new:
+        base.pop("gpu", None)
+        if "gpu_memory_gb" in base:
+            base.pop("gpu_label", None)

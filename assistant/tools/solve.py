@@ -41,6 +41,8 @@ from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
 from assistant.tools.display_text import gpu_name
 from assistant.tools.follow_up import (
+    CARD,
+    replace_card,
     short_follow_up,
     with_follow_up,
 )
@@ -62,7 +64,6 @@ QUANTITY = (
     "layers",
     "gpu_memory_gb",
 )
-CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
 
 QUESTIONS = {
@@ -142,11 +143,7 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
             base.pop(b, None)
         if b in new:
             base.pop(a, None)
-    if _has(new, "gpu", "gpu_label"):
-        for key in CARD:  # another card: the memory stated for the previous one is not its
-            base.pop(key, None)
-    elif "gpu_memory_gb" in new and "gpu_label" not in new:
-        _another_memory(base)
+    replace_card(base, new)
     if _has(new, *SIZE):  # another model: its own architecture
         for key in ARCHITECTURE:
             base.pop(key, None)
@@ -154,15 +151,6 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
     if architecture_only and "precision" in new and not _has(new, *SIZE):
         new["kv_precision"] = new.pop("precision")  # «а в FP8?» about a cache: the cache's
     return {**base, **new}
-
-
-def _another_memory(base: dict[str, Any]) -> None:
-    """A memory stated with no card named («а 80 гигов хватит?»): not the catalogue card asked
-    about before; an unknown card whose memory was already given is another card too («у неё
-    24 ГБ» answers the question back and keeps its name)."""
-    base.pop("gpu", None)
-    if "gpu_memory_gb" in base:
-        base.pop("gpu_label", None)
 
 
 def _changes_gpus_of_total_price(base: dict[str, Any], new: dict[str, Any]) -> bool:

@@ -1,10 +1,13 @@
 """Short follow-ups to a calculation (assistant/tools/follow_up.py, merge in solve.py): a bare
-memory asked about after a memory calculation, and the card it replaces.
+memory asked about after a memory calculation and the card it replaces, a bare count, a bare
+price.
 
 Expected values worked by hand (docs/calculators.md):
   Llama 3 70B (70,6B) in FP8: weights 70,6 GB; need (1,1…1,3) × 70,6 = 77,66…91,78 GB.
   On a card with 80 GB: 77,66 ≤ 80 < 91,78 → «tight»; ⌈91,78 / 80⌉ = 2 cards.
   On a card with 48 GB: 77,66 > 48 → «no».
+  On 2 × H100: 91,78 / 2 = 45,89 GB per card → «fits».
+  4 GPUs × 3 weeks (504 h) = 2 016 GPU-hours; at 4 $ = 8 064 $, at 3,2 $ = 6 451,2 $.
 """
 
 from __future__ import annotations
@@ -56,3 +59,21 @@ def test_an_unknown_card_with_its_memory_replaces_a_catalogue_card() -> None:
 def test_the_answer_to_the_memory_question_keeps_the_card_name() -> None:
     out = _chain("Влезет ли Llama 3 8B в FP16 на RTX A5000?", "у неё 24 ГБ")
     assert out.params["gpu_label"] == "RTX A5000" and out.arguments["gpu_memory_gb"] == 24
+
+
+def test_bare_count_with_x_after_a_fit() -> None:
+    out = _chain("влезет ли llama 3 70b в fp8 на h100?", "а на 2х?")
+    assert out.tool == "gpu_fit" and out.arguments["gpus"] == 2
+    assert out.results[0].values["verdict"] == "fits"
+
+
+def test_bare_price_after_a_cost_keeps_its_period() -> None:
+    first = "4 x H200 на 3 недели по 4$ в час за карту — сколько?"
+    out = _chain(first, "а если по 3.2?")
+    assert out.tool == "gpu_cost" and out.arguments["price_hour"] == 3.2
+    assert out.results[0].values["job_cost"] == 6451.2
+
+
+def test_bare_number_after_po_is_no_price_without_a_carried_price() -> None:
+    out = _chain(MEMORY_70B_FP8, "а если по 3.2?")
+    assert "price_hour" not in out.params and "price_month" not in out.params
