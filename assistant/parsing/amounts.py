@@ -129,11 +129,16 @@ _ONE = r"(?:за|на|в течение|всю|весь|целую|целый|ц
 _RENT = r"(?: (?:аренды|работы|обучения|инференса))"
 # «сколько стоит неделя», «во сколько обойдётся месяц»: the unit is what is priced
 _PRICED = r"(?:стои\w*|обойд[её]тся|выйд[её]т) (?:мне |нам )?"
+# «а месяц?», «ну а неделю?»: a follow-up that opens with the unit
+_ASKED = r"(?:а|и|ну а|а если|тогда) "
 _BARE = [
     ("hours", r"(?:за|на|в течение) час\b"),
     ("days", rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}|{_PRICED}день\b"),
-    ("weeks", rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b"),
-    ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^месяц\b|{_PRICED}месяц\b"),
+    (
+        "weeks",
+        rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b|^{_ASKED}недел[юя]\b",
+    ),
+    ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^(?:{_ASKED})?месяц\b|{_PRICED}месяц\b"),
     ("years", rf"{_ONE} года?\b|год{_RENT}"),
 ]
 # Halves written as one word: «полгода» = 6 months, «полмесяца» = 0,5 month, «полдня» = 12 hours
@@ -262,6 +267,8 @@ def context(t: str, out: Found) -> None:
             tokens = _tokens(float(m.group(1)), suffix, out)
             out.params["context_tokens"] = signed(t, m.start(1), tokens)
             return
+    if re.search(r"(?<![\w.])(?:миллион|million) (?:токен\w*|tokens?)(?!\w)", t):
+        out.params["context_tokens"] = 1_000_000  # «на миллион токенов»: one, not written
 
 
 def bare_context(t: str, out: Found) -> None:

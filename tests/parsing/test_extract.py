@@ -125,6 +125,15 @@ def test_context(text: str, tokens: int) -> None:
     assert extract(f"70B bf16 {text}").params["context_tokens"] == tokens
 
 
+@pytest.mark.parametrize("text", ["неделю не могу запустить модель", "а неделька была тяжёлая"])
+def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
+    assert "duration" not in extract(text).params
+
+
+def test_a_million_tokens_in_words_is_a_context() -> None:
+    assert extract("а на миллион токенов?").params["context_tokens"] == 1_000_000
+
+
 def test_tokens_per_second_is_not_context() -> None:
     assert "context_tokens" not in extract("70B выдаёт 50 токенов в секунду").params
 

@@ -51,7 +51,15 @@ def test_on_what_to_run_it_asks_which_card(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["сколько надо видях?", "скок карточек нужно", "какое железо нужно?", "на каком железе"]
+    "text",
+    [
+        "сколько надо видях?",
+        "скок карточек нужно",
+        "какое железо нужно?",
+        "на каком железе",
+        "а что по железу?",
+        "а под это какой сервер нужен?",
+    ],
 )
 def test_cards_in_slang_ask_a_fit(text: str) -> None:
     assert "fit" in intents(text)
@@ -71,3 +79,7 @@ def test_on_what_without_a_run_verb_is_no_card_choice() -> None:
 )
 def test_how_much_will_it_come_to_asks_a_price(text: str, expected: bool) -> None:
     assert intent.price_words(normalise(text)) is expected
+
+
+def test_a_server_is_no_card_choice_without_asking_which() -> None:
+    assert "fit" not in intents("а какой сервер у вас с nvlink?")
