@@ -40,13 +40,21 @@ _BARE_COUNT = re.compile(
 )
 
 
+_ONLY_COUNT = re.compile(
+    r"^(?:(?:а|и|ну|ну а|а если|тогда) )?(\d{1,5})(?: ?x)?(?: (?:штук\w*|шт|карт\w*))?\s*[?!.…]*$"
+)
+
+
 def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
-    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count."""
+    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count;
+    after a fit on a card a number alone is too («ну а две?»)."""
     if "gpus" in ex.params or not short_follow_up(message, carried):
         return ex
     if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
         return ex
     m = _BARE_COUNT.search(message.normalised)
+    if m is None and carried.get("tool") == "gpu_fit" and _has(carried, *CARD):
+        m = _ONLY_COUNT.search(message.normalised)  # «ну а две?» after a fit on a card
     if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
         return ex
     n = int(m.group(1)) if m.group(1).isdigit() else 1

@@ -65,6 +65,7 @@ QUANTITY = (
     "gpu_memory_gb",
 )
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
+INFERENCE_ONLY = ("precision", "context_tokens", "batch", "gpu_memory_gb", "gpu_label")
 
 QUESTIONS = {
     "params_b": "Для какой модели считать — сколько у неё параметров (например, 8B или 70B) "
@@ -106,6 +107,8 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
         return "gpu_cost"
     if "training" in it or "method" in p or "sharding" in p:
         return "vram_training"
+    if prev == "vram_training" and "fit" in it and not _has(p, *INFERENCE_ONLY):
+        return "vram_training"  # «а на H100 влезет?» after a training question: its memory
     if "fit" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return "gpu_fit"
     if _has(p, *ARCHITECTURE):

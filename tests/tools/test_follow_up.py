@@ -8,11 +8,16 @@ Expected values worked by hand (docs/calculators.md):
   On a card with 48 GB: 77,66 > 48 → «no».
   On 2 × H100: 91,78 / 2 = 45,89 GB per card → «fits».
   4 GPUs × 3 weeks (504 h) = 2 016 GPU-hours; at 4 $ = 8 064 $, at 3,2 $ = 6 451,2 $.
+  H200 at 3,8 $/h for a month: 730 h × 3,8 = 2 774 $.
+  Full fine-tuning of 8B with ZeRO-2 on 2 GPUs, per GPU: weights 16 + gradients 16/2 + master
+  32/2 + moments 64/2 = 72 GB ≤ 80 GB of an H100.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from tests.helpers import TOOLBOX
 
@@ -77,3 +82,34 @@ def test_bare_price_after_a_cost_keeps_its_period() -> None:
 def test_bare_number_after_po_is_no_price_without_a_carried_price() -> None:
     out = _chain(MEMORY_70B_FP8, "а если по 3.2?")
     assert "price_hour" not in out.params and "price_month" not in out.params
+
+
+@pytest.mark.parametrize("count", ["ну а две?", "а 2?", "а 2 штуки?"])
+def test_a_number_alone_after_a_fit_on_a_card_is_the_count(count: str) -> None:
+    out = _chain("влезет ли llama 3 70b в fp8 на h100?", count)
+    assert out.tool == "gpu_fit" and out.arguments["gpus"] == 2
+
+
+def test_a_number_alone_after_a_memory_question_is_no_count() -> None:
+    out = _chain(MEMORY_70B_FP8, "а 2?")
+    assert "gpus" not in out.params
+
+
+@pytest.mark.parametrize("unit", ["а месяц?", "ну а месяц?", "а неделю?"])
+def test_a_unit_alone_after_a_cost_is_the_duration(unit: str) -> None:
+    out = _chain("H200 на неделю по 3.8$ в час сколько выйдет", "а 2 дня?", unit)
+    assert out.tool == "gpu_cost" and out.arguments["duration"] == 1
+
+
+def test_the_month_alone_costs_730_hours() -> None:
+    out = _chain("H200 на неделю по 3.8$ в час сколько выйдет", "а месяц?")
+    assert out.results[0].values["job_cost"] == pytest.approx(2774)
+
+
+def test_a_fit_after_a_training_question_is_about_training_memory() -> None:
+    out = _chain(
+        "Полное дообучение 8B на 2 картах с ZeRO-2 — сколько памяти на карту?", "а на h100 влезет?"
+    )
+    assert out.tool == "vram_training" and out.arguments["gpu"] == "h100-sxm"
+    values = out.results[0].values
+    assert values["per_gpu_gb"] == 72 and values["fits"] is True
