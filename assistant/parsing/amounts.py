@@ -296,5 +296,14 @@ def batch(t: str, out: Found) -> None:
         r"(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))",
         t,
     )
+    m = m or re.search(_WHO_FIRST, t)
     if m:
         out.params["batch"] = signed(t, m.start(1), count(m.group(1)))
+
+
+# «юзеров человек 8», «пользователей до 20, контекст 8k»: the count after the word, and nothing
+# after the count but the end, a comma or «одновременно» (not «сессии 2 часа»)
+_WHO_FIRST = re.compile(
+    rf"(?<![\w]){_WHO}(?: человек)? (?:около |примерно |где-то |до |~ ?)?(\d{{1,7}})"
+    r"(?=\s*(?:$|[,;!?)]|\.(?!\d)|одновременн|параллельн|человек))"
+)

@@ -146,10 +146,18 @@ def test_tokens_per_second_is_not_context() -> None:
         ("batch size 16", 16),
         ("4 запроса", 4),
         ("если 10 человек одновременно", 10),
+        ("контекст 32к, юзеров человек 8", 8),
+        ("пользователей до 20, контекст 8k", 20),
+        ("запросов 4 одновременно", 4),
     ],
 )
 def test_batch(text: str, batch: int) -> None:
     assert extract(f"70B {text}").params["batch"] == batch
+
+
+@pytest.mark.parametrize("text", ["сессии 2 часа", "клиентов 100 в месяц", "чат 2.0"])
+def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
+    assert "batch" not in extract(text).params
 
 
 @pytest.mark.parametrize(
