@@ -23,6 +23,7 @@ SIZE = ("model", "params_b")
 CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
+ASKS_CARD_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
 
 
 def _has(p: Any, *keys: str) -> bool:
@@ -33,6 +34,14 @@ def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
     if not carried.get("tool"):
         return False
     return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
+
+
+def asks_which_card(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+    """A longer follow-up that asks where the carried calculation fits («16к, и на какой
+    карте лучше?» after the agent asked for the context): a fit question within 8 words."""
+    if not carried.get("tool") or len(message.words) > ASKS_CARD_WORDS:
+        return False
+    return "fit" in message.quantities.intents
 
 
 _BARE_COUNT = re.compile(
@@ -141,7 +150,7 @@ def with_follow_up(
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params
-        and short_follow_up(message, carried)
+        and (short_follow_up(message, carried) or asks_which_card(message, carried))
         and message.bare_context is not None
     ):
         return ex.merged(message.bare_context)

@@ -42,6 +42,7 @@ from assistant.tools.base import ToolResult
 from assistant.tools.display_text import gpu_name
 from assistant.tools.follow_up import (
     CARD,
+    asks_which_card,
     replace_card,
     short_follow_up,
     with_follow_up,
@@ -174,7 +175,8 @@ def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, 
         return True
     if ex.problems:
         return True
-    return short_follow_up(message, carried) and bool(ex.params or ex.intents)
+    follows = short_follow_up(message, carried) or asks_which_card(message, carried)
+    return follows and bool(ex.params or ex.intents)
 
 
 def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:

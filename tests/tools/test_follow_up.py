@@ -11,6 +11,7 @@ Expected values worked by hand (docs/calculators.md):
   H200 at 3,8 $/h for a month: 730 h × 3,8 = 2 774 $.
   Full fine-tuning of 8B with ZeRO-2 on 2 GPUs, per GPU: weights 16 + gradients 16/2 + master
   32/2 + moments 64/2 = 72 GB ≤ 80 GB of an H100.
+  Llama 3 8B in FP16 at 16k: weights 16,06 GB + KV 131 072 B × 16 384 = 2,147 GB.
 """
 
 from __future__ import annotations
@@ -113,3 +114,16 @@ def test_a_fit_after_a_training_question_is_about_training_memory() -> None:
     assert out.tool == "vram_training" and out.arguments["gpu"] == "h100-sxm"
     values = out.results[0].values
     assert values["per_gpu_gb"] == 72 and values["fits"] is True
+
+
+def test_a_longer_follow_up_asking_which_card_reads_the_bare_context() -> None:
+    """«16к, и на какой карте лучше?» answers «Какой контекст?» and asks which card: six words,
+    no «а» in front — a fit question within the calculation gate's 8 words."""
+    out = _chain("хотим llama 3.1 8b fp16 крутить", "16к, и на какой карте лучше?")
+    assert out.tool == "gpu_fit" and out.arguments["context_tokens"] == 16384
+    assert out.results[0].values["need_high_gb"] == pytest.approx((16.06 + 2.147483648) * 1.3)
+
+
+def test_a_longer_question_without_a_card_question_is_no_follow_up() -> None:
+    out = _chain("хотим llama 3.1 8b fp16 крутить", "16к это нормальный контекст для чата?")
+    assert not out.is_numeric
