@@ -131,14 +131,24 @@ _RENT = r"(?: (?:аренды|работы|обучения|инференса))
 _PRICED = r"(?:стои\w*|обойд[её]тся|выйд[её]т) (?:мне |нам )?"
 # «а месяц?», «ну а неделю?»: a follow-up that opens with the unit
 _ASKED = r"(?:а|и|ну а|а если|тогда) "
+# «for a month», «what about a week?» («a month» after a price is its period, read before)
+_EN_ONE = r"(?<![\w])(?:for |about )?(?:a|one) "
 _BARE = [
     ("hours", r"(?:за|на|в течение) час\b"),
-    ("days", rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}|{_PRICED}день\b"),
+    (
+        "days",
+        rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}|{_PRICED}день\b|"
+        rf"{_EN_ONE}day\b",
+    ),
     (
         "weeks",
-        rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b|^{_ASKED}недел[юя]\b",
+        rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b|^{_ASKED}недел[юя]\b|"
+        rf"{_EN_ONE}week\b",
     ),
-    ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^(?:{_ASKED})?месяц\b|{_PRICED}месяц\b"),
+    (
+        "months",
+        rf"{_ONE} месяца?\b|месяц{_RENT}|^(?:{_ASKED})?месяц\b|{_PRICED}месяц\b|{_EN_ONE}month\b",
+    ),
     ("years", rf"{_ONE} года?\b|год{_RENT}"),
 ]
 # Halves written as one word: «полгода» = 6 months, «полмесяца» = 0,5 month, «полдня» = 12 hours
@@ -269,6 +279,8 @@ def context(t: str, out: Found) -> None:
             return
     if re.search(r"(?<![\w.])(?:миллион|million) (?:токен\w*|tokens?)(?!\w)", t):
         out.params["context_tokens"] = 1_000_000  # «на миллион токенов»: one, not written
+    elif re.search(r"(?<![\w])без (?:учета )?(?:контекст\w*|kv|кв|кэш\w*|кеш\w*)(?![\w])", t):
+        out.params["context_tokens"] = 0  # «а если без контекста?»: weights and overhead only
 
 
 def bare_context(t: str, out: Found) -> None:

@@ -130,6 +130,28 @@ def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
     assert "duration" not in extract(text).params
 
 
+@pytest.mark.parametrize(("text", "context"), [("а если без контекста?", 0), ("без kv-кэша", 0)])
+def test_without_the_context(text: str, context: int) -> None:
+    assert extract(text).params["context_tokens"] == context
+
+
+def test_without_quantisation_is_no_context() -> None:
+    assert "context_tokens" not in extract("а без квантования качество лучше?").params
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("what about a month?", (1, "months")),
+        ("for a week", (1, "weeks")),
+        ("one day", (1, "days")),
+    ],
+)
+def test_english_durations_in_words(text: str, duration: tuple[int, str]) -> None:
+    p = extract(text).params
+    assert (p["duration"], p["duration_unit"]) == duration
+
+
 def test_a_million_tokens_in_words_is_a_context() -> None:
     assert extract("а на миллион токенов?").params["context_tokens"] == 1_000_000
 

@@ -59,6 +59,7 @@ def test_on_what_to_run_it_asks_which_card(text: str) -> None:
         "на каком железе",
         "а что по железу?",
         "а под это какой сервер нужен?",
+        "which gpu should i use?",
     ],
 )
 def test_cards_in_slang_ask_a_fit(text: str) -> None:
@@ -83,3 +84,15 @@ def test_how_much_will_it_come_to_asks_a_price(text: str, expected: bool) -> Non
 
 def test_a_server_is_no_card_choice_without_asking_which() -> None:
     assert "fit" not in intents("а какой сервер у вас с nvlink?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "что по картам, есть в наличии?",
+        "which gpu has the most memory?",
+        "неделю не могу запустить",
+    ],
+)
+def test_no_card_choice_in_other_questions(text: str) -> None:
+    assert not intent.chooses_card(normalise(text))

@@ -66,6 +66,7 @@ def test_follow_up_and_counterpart_cues() -> None:
         ("а что вообще такое ZeRO?", [], {"params_b": 70}, True, False),
         ("ок а на чем это крутить?", [], {"params_b": 8}, True, True),
         ("какое железо нужно?", [], {"params_b": 8}, True, True),
+        ("what about int4?", [], {"params_b": 8}, True, True),
         ("вы что-то фильтруете до сервера?", [], {"egress": True}, False, False),
         ("сколько трафика включено на 8-GPU сервере", [], {"egress": True}, False, True),
     ],
