@@ -16,6 +16,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
+from assistant.parsing import intent
 from assistant.parsing.extract import Extraction
 from assistant.parsing.message import ParsedMessage
 
@@ -23,7 +24,7 @@ SIZE = ("model", "params_b")
 CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
-ASKS_CARD_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
+ASKS_FIT_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
 
 
 def _has(p: Any, *keys: str) -> bool:
@@ -36,21 +37,26 @@ def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
     return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
 
 
-def asks_which_card(message: ParsedMessage, carried: dict[str, Any]) -> bool:
-    """A longer follow-up that asks where the carried calculation fits («16к, и на какой
-    карте лучше?» after the agent asked for the context): a fit question within 8 words."""
-    if not carried.get("tool") or len(message.words) > ASKS_CARD_WORDS:
+def asks_fit(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+    """A longer follow-up (up to 8 words) that asks where the carried calculation fits: which
+    card («16к, и на какой карте лучше?» after the agent asked for the context) or whether it
+    fits what it names («will it fit on a 4090?», «окей, а в bf16 влезет в h100?»). A fit word
+    alone («неделю не могу запустить модель») is no such question."""
+    if not carried.get("tool") or len(message.words) > ASKS_FIT_WORDS:
         return False
-    return "fit" in message.quantities.intents
+    q = message.quantities
+    return intent.chooses_card(message.normalised) or ("fit" in q.intents and bool(q.params))
 
 
 _BARE_COUNT = re.compile(
-    r"(?:^|\s)(?:на|в|для) (\d{1,5}|одн(?:ой|у|ом))(?: ?x)?(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
+    r"(?:^|\s)(?:на|в|для|взять|возьм\w*|бер[её]м|беру) (\d{1,5}|одн(?:ой|у|ом))(?: ?x)?"
+    r"(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
 )
 
 
 _ONLY_COUNT = re.compile(
-    r"^(?:(?:а|и|ну|ну а|а если|тогда) )?(\d{1,5})(?: ?x)?(?: (?:штук\w*|шт|карт\w*))?\s*[?!.…]*$"
+    r"^(?:(?:а|и|ну|ну а|а если|тогда) )?(\d{1,5})(?: ?x)?(?: (?:таких|такие|штук\w*|шт|карт\w*))?"
+    r"\s*[?!.…]*$"
 )
 
 
@@ -150,7 +156,7 @@ def with_follow_up(
     if (
         carried.get("tool") in MEMORY_TOOLS
         and "context_tokens" not in ex.params
-        and (short_follow_up(message, carried) or asks_which_card(message, carried))
+        and (short_follow_up(message, carried) or asks_fit(message, carried))
         and message.bare_context is not None
     ):
         return ex.merged(message.bare_context)

@@ -42,7 +42,7 @@ from assistant.tools.base import ToolResult
 from assistant.tools.display_text import gpu_name
 from assistant.tools.follow_up import (
     CARD,
-    asks_which_card,
+    asks_fit,
     replace_card,
     short_follow_up,
     with_follow_up,
@@ -175,7 +175,7 @@ def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, 
         return True
     if ex.problems:
         return True
-    follows = short_follow_up(message, carried) or asks_which_card(message, carried)
+    follows = short_follow_up(message, carried) or asks_fit(message, carried)
     return follows and bool(ex.params or ex.intents)
 
 

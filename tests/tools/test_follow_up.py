@@ -85,7 +85,7 @@ def test_bare_number_after_po_is_no_price_without_a_carried_price() -> None:
     assert "price_hour" not in out.params and "price_month" not in out.params
 
 
-@pytest.mark.parametrize("count", ["ну а две?", "а 2?", "а 2 штуки?"])
+@pytest.mark.parametrize("count", ["ну а две?", "а 2?", "а 2 штуки?", "а если 2 таких?"])
 def test_a_number_alone_after_a_fit_on_a_card_is_the_count(count: str) -> None:
     out = _chain("влезет ли llama 3 70b в fp8 на h100?", count)
     assert out.tool == "gpu_fit" and out.arguments["gpus"] == 2
@@ -127,3 +127,26 @@ def test_a_longer_follow_up_asking_which_card_reads_the_bare_context() -> None:
 def test_a_longer_question_without_a_card_question_is_no_follow_up() -> None:
     out = _chain("хотим llama 3.1 8b fp16 крутить", "16к это нормальный контекст для чата?")
     assert not out.is_numeric
+
+
+def test_take_eight_after_a_cost_is_the_count() -> None:
+    out = _chain("сколько стоит 2 H100 на неделю по 3$ в час", "а если взять 8?")
+    assert out.arguments["gpus"] == 8 and out.results[0].values["job_cost"] == 4032
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["will it fit on a 4090?", "окей, а в bf16 влезет в h100?", "а сколько таких нужно?"],
+)
+def test_longer_fit_questions_naming_what_to_fit_are_follow_ups(question: str) -> None:
+    out = _chain("влезет ли qwen 2.5 72b в bf16 на h200?", question)
+    assert out.tool == "gpu_fit" and out.arguments["model"] == "qwen2.5-72b"
+
+
+def test_a_fit_word_in_a_complaint_is_no_follow_up() -> None:
+    out = _chain(MEMORY_70B_FP8, "неделю не могу запустить модель, что делать?")
+    assert not out.is_numeric
+
+
+def test_what_about_a_term_is_no_follow_up() -> None:
+    assert not _chain(MEMORY_70B_FP8, "what about nvlink?").is_numeric
