@@ -68,7 +68,7 @@ def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extrac
     if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
         return ex
     m = _BARE_COUNT.search(message.normalised)
-    if m is None and carried.get("tool") == "gpu_fit" and _has(carried, *CARD):
+    if m is None and carried.get("tool") == "gpu_fit" and _has(carried, "gpu", "gpu_memory_gb"):
         m = _ONLY_COUNT.search(message.normalised)  # «ну а две?» after a fit on a card
     if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
         return ex
@@ -78,6 +78,11 @@ def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extrac
 
 
 _BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
+
+
+_NUMBER_ONLY = re.compile(
+    r"^(?:(?:ну|там|у нее|у него|примерно|около) )?(\d{1,5}(?:\.\d+)?)\s*[?!.…]*$"
+)
 
 
 def _memory_expected(carried: dict[str, Any], ex: Extraction) -> bool:
@@ -94,11 +99,14 @@ def _memory_expected(carried: dict[str, Any], ex: Extraction) -> bool:
 def _with_bare_memory(
     message: ParsedMessage, carried: dict[str, Any], ex: Extraction
 ) -> Extraction:
-    """«24 ГБ», «там 48 гигов» after the question back about an unknown card's memory; «а 80
-    гигов хватит?» after a memory calculation: the memory of the card asked about."""
+    """«24 ГБ», «там 48 гигов», or a number alone («12») after the question back about an
+    unknown card's memory; «а 80 гигов хватит?» after a memory calculation: the memory of the
+    card asked about."""
     if not _memory_expected(carried, ex):
         return ex
     m = _BARE_MEMORY.search(message.normalised)
+    if m is None and carried.get("asked") == "gpu_memory":  # «Сколько памяти у этой карты?»
+        m = _NUMBER_ONLY.search(message.normalised)  # «12», «ну 16»
     if m is None or not short_follow_up(message, carried):
         return ex
     return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))

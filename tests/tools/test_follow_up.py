@@ -150,3 +150,15 @@ def test_a_fit_word_in_a_complaint_is_no_follow_up() -> None:
 
 def test_what_about_a_term_is_no_follow_up() -> None:
     assert not _chain(MEMORY_70B_FP8, "what about nvlink?").is_numeric
+
+
+@pytest.mark.parametrize("reply", ["12", "ну 12", "там 12 гигов"])
+def test_a_number_alone_answers_the_memory_question(reply: str) -> None:
+    out = _chain("Влезет ли Llama 3 8B в FP16 на RTX 3060?", reply)
+    assert out.tool == "gpu_fit" and out.arguments["gpu_memory_gb"] == 12
+    assert out.params["gpu_label"] == "RTX 3060" and out.results[0].values["verdict"] == "no"
+
+
+def test_a_number_alone_is_no_memory_without_the_question() -> None:
+    out = _chain("влезет ли llama 3 70b в fp8 на h100?", "12")
+    assert "gpu_memory_gb" not in out.params
