@@ -121,7 +121,9 @@ def test_follow_up_for_another_duration_and_the_advised_count(fast_pipeline: Pip
     assert values(month)["hours"] == 730 and values(month)["gpus"] == 4
 
 
-@pytest.mark.parametrize("follow_up", ["на какой карте?", "а на какой карте это крутить?"])
+@pytest.mark.parametrize(
+    "follow_up", ["на какой карте?", "а на какой карте это крутить?", "ок а на чем это крутить?"]
+)
 def test_follow_up_which_card_is_a_fit(fast_pipeline: Pipeline, follow_up: str) -> None:
     _, second = conversation(
         fast_pipeline,

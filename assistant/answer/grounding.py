@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from assistant.parsing.text import delatinize
 from assistant.schema import Citation, FallbackReason
 
 if TYPE_CHECKING:
@@ -49,7 +50,9 @@ def numbers(text: str) -> list[Number]:
 
 
 def name_tokens(text: str) -> set[str]:
-    return {t.lower().strip("-") for t in _ALNUM.findall(MARKER.sub(" ", text))}
+    """Letter-and-digit tokens, lower-case, Cyrillic look-alikes as Latin: the user's «8к» and
+    «Н100» are the answer's «8k» and «H100»."""
+    return {delatinize(t.lower().strip("-")) for t in _ALNUM.findall(MARKER.sub(" ", text))}
 
 
 def _matches(n: Number, allowed: float) -> bool:

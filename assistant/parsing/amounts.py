@@ -55,10 +55,16 @@ _HOUR = (
 _DOLLAR = r"(?:\$|долл\w*|usd|бакс\w*|dollars?)"
 
 
+# «за 2190 в месяц», «по 1.8 в час»: a price with its period and no currency sign
+_UNMARKED = re.compile(
+    rf"(?<![\w])(?:за|по|цена|ценой|стоит|стоимостью|тариф) {NUM}(?= ?(?:{_HOUR}|{_MONTH}))"
+)
+
+
 def money(t: str, out: Found) -> str:
     m = re.search(rf"(?:\$ ?{NUM}|{NUM} ?{_DOLLAR})", t)
     if not m:
-        return t
+        return _unmarked_money(t, out)
     group = 1 if m.group(1) else 2
     value = signed(t, m.start(group), float(m.group(group)))
     after = t[m.end() : m.end() + 16]
@@ -76,6 +82,22 @@ def money(t: str, out: Found) -> str:
         out.params["price_scope"] = "total"
     end = m.end() + (tail.end() if tail else 0)
     return t[: m.start()] + MONEY_MARK + t[end:]
+
+
+def _unmarked_money(t: str, out: Found) -> str:
+    """«H100 на 5 дней за 2190 в месяц»: the period after the number makes it a price."""
+    m = _UNMARKED.search(t)
+    if m is None:
+        return t
+    value = float(m.group(1))
+    tail = re.match(rf"\s*(?:{_HOUR})", t[m.end() :])
+    key = "price_hour" if tail else "price_month"
+    tail = tail or re.match(rf"\s*(?:{_MONTH})", t[m.end() :])
+    out.params[key] = clean(value)
+    if _total_price(t) and not m.group(0).startswith("по "):  # «по 1000 в месяц» — each
+        out.params["price_scope"] = "total"
+    end = m.end() + (tail.end() if tail else 0)
+    return t[: m.start(1)] + MONEY_MARK + t[end:]
 
 
 _PER_GPU = re.compile(
@@ -107,11 +129,26 @@ _ONE = r"(?:за|на|в течение|всю|весь|целую|целый|ц
 _RENT = r"(?: (?:аренды|работы|обучения|инференса))"
 # «сколько стоит неделя», «во сколько обойдётся месяц»: the unit is what is priced
 _PRICED = r"(?:стои\w*|обойд[её]тся|выйд[её]т) (?:мне |нам )?"
+# «а месяц?», «ну а неделю?»: a follow-up that opens with the unit
+_ASKED = r"(?:а|и|ну а|а если|тогда) "
+# «for a month», «what about a week?» («a month» after a price is its period, read before)
+_EN_ONE = r"(?<![\w])(?:for |about )?(?:a|one) "
 _BARE = [
     ("hours", r"(?:за|на|в течение) час\b"),
-    ("days", rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}|{_PRICED}день\b"),
-    ("weeks", rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b"),
-    ("months", rf"{_ONE} месяца?\b|месяц{_RENT}|^месяц\b|{_PRICED}месяц\b"),
+    (
+        "days",
+        rf"сутки|{_ONE} (?:день|дня|сутки|суток)\b|(?:день|сутки){_RENT}|{_PRICED}день\b|"
+        rf"{_EN_ONE}day\b",
+    ),
+    (
+        "weeks",
+        rf"{_ONE} недел(?:[юяи]|ьку)\b|недел[яю]{_RENT}|{_PRICED}недел[яю]\b|^{_ASKED}недел[юя]\b|"
+        rf"{_EN_ONE}week\b",
+    ),
+    (
+        "months",
+        rf"{_ONE} месяца?\b|месяц{_RENT}|^(?:{_ASKED})?месяц\b|{_PRICED}месяц\b|{_EN_ONE}month\b",
+    ),
     ("years", rf"{_ONE} года?\b|год{_RENT}"),
 ]
 # Halves written as one word: «полгода» = 6 months, «полмесяца» = 0,5 month, «полдня» = 12 hours
@@ -240,6 +277,10 @@ def context(t: str, out: Found) -> None:
             tokens = _tokens(float(m.group(1)), suffix, out)
             out.params["context_tokens"] = signed(t, m.start(1), tokens)
             return
+    if re.search(r"(?<![\w.])(?:миллион|million) (?:токен\w*|tokens?)(?!\w)", t):
+        out.params["context_tokens"] = 1_000_000  # «на миллион токенов»: one, not written
+    elif re.search(r"(?<![\w])без (?:учета )?(?:контекст\w*|kv|кв|кэш\w*|кеш\w*)(?![\w])", t):
+        out.params["context_tokens"] = 0  # «а если без контекста?»: weights and overhead only
 
 
 def bare_context(t: str, out: Found) -> None:
@@ -255,7 +296,7 @@ def bare_context(t: str, out: Found) -> None:
 
 
 _WHO = (
-    r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|"
+    r"(?:пользовател\w*|юзер\w*|users?|запрос\w*|сесси\w*|клиент\w*|человек\w*|"
     r"последовательност\w*|поток\w*|чат\w*|диалог\w*|requests?)"
 )
 
@@ -267,5 +308,14 @@ def batch(t: str, out: Found) -> None:
         r"(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))",
         t,
     )
+    m = m or re.search(_WHO_FIRST, t)
     if m:
         out.params["batch"] = signed(t, m.start(1), count(m.group(1)))
+
+
+# «юзеров человек 8», «пользователей до 20, контекст 8k»: the count after the word, and nothing
+# after the count but the end, a comma or «одновременно» (not «сессии 2 часа»)
+_WHO_FIRST = re.compile(
+    rf"(?<![\w]){_WHO}(?: человек)? (?:около |примерно |где-то |до |~ ?)?(\d{{1,7}})"
+    r"(?=\s*(?:$|[,;!?)]|\.(?!\d)|одновременн|параллельн|человек))"
+)

@@ -83,7 +83,9 @@ _PRECISION_PATTERNS = [
     ("fp4", r"nvfp4|mxfp4|fp ?4|фп ?4"),
     ("int4", r"int ?4|инт ?4|q4\w*|awq|gptq|4[ -]?бит\w*|четырехбит\w*"),
 ]
-_KV_BEFORE = re.compile(r"(kv|кв|кэш\w*|кеш\w*|cache)[\s-]*(\w+\s+){0,2}$")
+# «KV-кэш в FP8», «кэш в int8»: the precision is the cache's; whole words only — «квантануть в
+# 4 бита», «квантование в FP8» are about the weights
+_KV_BEFORE = re.compile(r"(?<![\w])(?:kv|кв|кэш\w*|кеш\w*|cache)(?![\w])[\s-]*(\w+\s+){0,2}$")
 
 
 def _precisions(t: str, out: Found) -> None:

@@ -23,10 +23,16 @@ _DEFINITIONAL = re.compile(
 )
 
 # Words for a card, slang included («видюха», «карточка»): the stem, without its ending.
-CARD_WORD = r"(?:видеокарт|видюх|видях|карточк|карт|gpu|гпу)"
-# «какую видеокарту взять», «на какой карте»: asking which card (a fit, not a definition)
+CARD_WORD = r"(?:видеокарт|видюх|видях|карточк|карт|gpu|гпу|желез)"
+# Verbs for running a model, slang included («крутить», «гонять», «задеплоить»): stems.
+RUN_VERB = r"(?:запуск|запуст|крут|гоня|гнать|подня|подним|разверн|развора|держ|хост|(?:за)?депло)"
+# «какую видеокарту взять», «какой сервер нужен», «на какой карте», «на чём это крутить», «что по
+# железу»: asking which card (a fit, not a definition)
 CHOOSE_CARD = (
-    rf"как\w* {CARD_WORD}\w* (?:выбрать|взять|брать|нужн\w*)|(?:на|в) как\w* {CARD_WORD}\w*"
+    rf"как\w* (?:{CARD_WORD}|сервер)\w* (?:выбрать|взять|брать|нужн\w*|нужен|надо)|"
+    rf"(?:на|в) как\w* {CARD_WORD}\w*|на ч[её]м (?:\w+ ){{0,2}}?{RUN_VERB}\w*|"
+    rf"^(?:а |ну а |и )?что по {CARD_WORD}\w*\s*[?!.]*$|"
+    r"(?:which|what) (?:gpu|card|graphics card|hardware)s? (?:should|to|do|would|will|fits?|for)\b"
 )
 
 # «что взять», «что лучше выбрать»: which card to take (with a model named: a fit)
@@ -42,8 +48,9 @@ _INTENTS = {
     r"тренир\w*|train\w*|lora|лора|лору|qlora|zero|зеро|fsdp|фсдп|adam|претрейн\w*",
     "fit": r"помест\w*|влез\w*|влаз\w*|хват\w*|войд\w*|уместит\w*|запуст\w*|поднят\w*|подним\w*|"
     r"потян\w*|тянет|завед[её]тся|справится|осилит|выдержит|"
-    r"разверн\w*|сколько (?:нужно |надо |потребуется )?(?:таких |этих |всего )?"
-    r"(?:карт|gpu|гпу|видеокарт)(?![ -]?час)\w*|"
+    r"разверн\w*|(?:сколько|скока|скоко|скок) (?:нужно |надо |потребуется )?"
+    rf"(?:таких |этих |всего )?{CARD_WORD}(?![ -]?час)\w*|"
+    r"(?:сколько|скока|скок) (?:таких|этих|их) (?:\w+ )?(?:нужн\w*|надо|потребу\w*|понадоб\w*)|"
     rf"как\w* {CARD_WORD}\w*|на как\w*|подойд\w*|подходит|подходят|"
     r"fit\w*|сколько §g§|умести\w*|на кажд\w*|на карт[уы]\b|(?:на|в) одн\w* карт\w*|"
     rf"{CHOOSE_CARD}|{TAKE}",
@@ -59,7 +66,7 @@ _REQUEST = re.compile(
     r"гигабайт\w*|гиб|gib|места)(?! ?/ ?(?:с|s|сек\w*)(?![\w]))|"
     r"(?:сколько|скока) (?:\w+ ){0,3}?(?:стои\w*|будет стоить|обойд\w*|выйд\w*|выход\w*|"
     r"заплат\w*|денег|gpu[ -]?час\w*|гпу[ -]?час\w*)|"
-    r"(?:сколько|скока) (?:\w+ ){0,2}?(?:карт|gpu|гпу|видеокарт|ускорител)\w* (?:\w+ )?"
+    rf"(?:сколько|скока) (?:\w+ ){{0,2}}?(?:{CARD_WORD}|ускорител)\w* (?:\w+ )?"
     r"(?:нужн|надо|потребу|понадоб|хват)\w*|"
     r"почем(?!у)|во сколько (?:\w+ )?обойд\w*|how much|how many|"
     r"посчитай|рассчитай|прикинь|calculate"
@@ -75,6 +82,11 @@ _VERDICT = re.compile(
     r"помест\w*|влез\w*|влаз\w*|хват\w*|войд\w*|уместит\w*|запуст\w*|потян\w*|тянет|"
     r"справится|осилит|выдержит"
 )
+
+
+def chooses_card(t: str) -> bool:
+    """«на какой карте?», «на чём это крутить?», «какой сервер нужен?»: which card to take."""
+    return bool(re.search(rf"(?<![\w])(?:{CHOOSE_CARD})", t))
 
 
 def per_card(t: str) -> bool:
@@ -95,7 +107,9 @@ def definitional(t: str) -> bool:
 
 
 def intents(t: str) -> set[str]:
-    return {name for name, p in _INTENTS.items() if re.search(rf"(?<![\w]){p}", t)}
+    """Intent words that start a word: «юзеров» holds «зеро» but is no ZeRO, «процент» holds
+    «цен» but is no price (every alternative is anchored, not only the first)."""
+    return {name for name, p in _INTENTS.items() if re.search(rf"(?<![\w])(?:{p})", t)}
 
 
 _TRAFFIC_PRICE = re.compile(
@@ -110,7 +124,8 @@ def price_words(t: str) -> bool:
     return bool(
         re.search(
             r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|бюджет\w*|\$|долл\w*|дорог\w*|"
-            r"сколько денег|оплат\w*|счет\w*|сумм\w*",
+            r"сколько денег|оплат\w*|счет\w*|сумм\w*|"
+            r"(?:сколько|скока|скоко|скок) (?:\w+ ){0,3}?выйд\w*",  # «сколько выйдет» — money
             t,
         )
     )

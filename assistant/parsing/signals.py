@@ -84,7 +84,9 @@ _FOLLOW_UP_START = re.compile(
     r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
 )
 # A calculator follow-up opens like this («а в FP8?», «тогда на 8 картах», «ок, а за неделю?»).
-_CONTINUES = re.compile(r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|ок,? а|хорошо,? а)\b")
+_CONTINUES = re.compile(
+    r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|(?:ок|окей|ok|okay),? а|хорошо,? а)\b"
+)
 _THANKS_START = ("спасибо", "благодар", "спс", "thank")
 # A speed question: the glossary explains tokens per second but gives no figure per setup.
 _THROUGHPUT = re.compile(

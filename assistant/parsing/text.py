@@ -40,11 +40,11 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Folded word tokens; a token mixing Latin and look-alike Cyrillic becomes Latin."""
-    return [_delatinize(raw) for raw in _WORD_RE.findall(fold(text))]
+    return [delatinize(raw) for raw in _WORD_RE.findall(fold(text))]
 
 
 @lru_cache(maxsize=65_536)  # tokens repeat across requests; this runs for every word
-def _delatinize(token: str) -> str:
+def delatinize(token: str) -> str:
     """«hbm3е» (Cyrillic е) → hbm3e; «Н100» (Cyrillic Н) → h100; Russian words untouched."""
     if not _CYR_RE.search(token):
         return token

@@ -30,6 +30,8 @@ _HOW = re.compile(
     r"(?<!\w)(?:как\w*|почему|зачем|что (?:использовать|выбрать|делать|съедает)|чем|"
     r"what|why|which)(?!\w)"
 )
+# «what about int4?», «how about a month?»: an English follow-up opener, not a how-question
+_ABOUT = re.compile(r"^(?:and )?(?:what|how) about\b")
 # Without the model size there is nothing to compute: explain the term instead.
 _SIZE_KEYS = frozenset({"params_b", "model"})
 # Arguments that only a calculation question carries (a GPU count alone does not count).
@@ -55,7 +57,7 @@ def wants_calculation(
     # the egress allowance is a number only when asked for («сколько трафика включено»)
     hard = bool(_HARD_KEYS & set(arguments)) or (ask and "egress" in arguments)
     if carried and len(message.tokens.words) <= 8 and not missing:
-        return ask or not _HOW.search(t)
+        return ask or not _HOW.search(_ABOUT.sub("", t))
     if missing:  # a follow-up to a calculation gets its question back, not a term answer
         return (ask and hard) or (carried and (ask or hard))
     return hard and (ask or not _HOW.search(t))

@@ -41,6 +41,9 @@ from assistant.parsing.message import ParsedMessage
 from assistant.tools.base import ToolResult
 from assistant.tools.display_text import gpu_name
 from assistant.tools.follow_up import (
+    CARD,
+    asks_fit,
+    replace_card,
     short_follow_up,
     with_follow_up,
 )
@@ -62,8 +65,8 @@ QUANTITY = (
     "layers",
     "gpu_memory_gb",
 )
-CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
+INFERENCE_ONLY = ("precision", "context_tokens", "batch", "gpu_memory_gb", "gpu_label")
 
 QUESTIONS = {
     "params_b": "Для какой модели считать — сколько у неё параметров (например, 8B или 70B) "
@@ -105,12 +108,14 @@ def choose_tool(ex: Extraction, prev: str | None, merged: dict[str, Any]) -> str
         return "gpu_cost"
     if "training" in it or "method" in p or "sharding" in p:
         return "vram_training"
+    if prev == "vram_training" and "fit" in it and not _has(p, *INFERENCE_ONLY):
+        return "vram_training"  # «а на H100 влезет?» after a training question: its memory
     if "fit" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return "gpu_fit"
     if _has(p, *ARCHITECTURE):
         return _upgrade("vram_inference", p)
-    if _has(p, "duration") and not _has(p, *SIZE):
-        return "gpu_cost" if prev in (None, "gpu_cost") or _has(p, "gpus", "gpu") else prev
+    if _has(p, "duration") and not _has(p, *SIZE):  # only the cost takes a duration
+        return "gpu_cost"
     if "vram" in it and (_has(merged, *SIZE) or not _has(p, "gpu")):
         return _upgrade("vram_inference", p)
     if _has(p, *SIZE) and _has(p, "precision", "context_tokens", "gpu", "gpus"):
@@ -142,9 +147,7 @@ def merge(carried: dict[str, Any], ex: Extraction, fresh: bool) -> dict[str, Any
             base.pop(b, None)
         if b in new:
             base.pop(a, None)
-    if "gpu" in new or ("gpu_label" in new and "gpu_memory_gb" not in new):
-        for key in CARD:  # another card: the memory stated for the previous one is not its
-            base.pop(key, None)
+    replace_card(base, new)
     if _has(new, *SIZE):  # another model: its own architecture
         for key in ARCHITECTURE:
             base.pop(key, None)
@@ -172,7 +175,8 @@ def asks_calculation(message: ParsedMessage, ex: Extraction, carried: dict[str, 
         return True
     if ex.problems:
         return True
-    return short_follow_up(message, carried) and bool(ex.params or ex.intents)
+    follows = short_follow_up(message, carried) or asks_fit(message, carried)
+    return follows and bool(ex.params or ex.intents)
 
 
 def _is_fresh(message: ParsedMessage, ex: Extraction, carried: dict[str, Any]) -> bool:

@@ -53,6 +53,12 @@ def test_invented_numbers_and_names_are_caught(answer: str, bad: list[str]) -> N
     assert ungrounded_numbers(answer, sources) == bad
 
 
+def test_cyrillic_look_alikes_in_the_users_words_are_the_same_names() -> None:
+    """«контекст 8к» (Cyrillic к) grounds the answer's «8k»; «Н100» grounds «H100»."""
+    sources = _src("qwen3 8b fp16 контекст 8к, на Н100")
+    assert ungrounded_numbers("8k понимаем как контекст, карта H100", sources) == []
+
+
 def test_product_name_digits_are_not_quantities() -> None:
     sources = _src("", phrases=("Llama 3 70B",))
     sources.names.add("70b")

@@ -91,6 +91,25 @@ def test_kv_precision_is_separate() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("ну а если квантануть в 4 бита?", "int4"),
+        ("70B при квантовании в int8", "int8"),
+        ("квантизация в fp8", "fp8"),
+    ],
+)
+def test_quantising_words_are_not_the_kv_cache(text: str, precision: str) -> None:
+    """«кв» starts «квантовать» too: only the word KV / кэш makes a precision the cache's."""
+    p = extract(text).params
+    assert p["precision"] == precision and "kv_precision" not in p
+
+
+def test_kv_abbreviation_still_names_the_cache() -> None:
+    p = extract("70B в bf16, кв кэш в int8").params
+    assert (p["precision"], p["kv_precision"]) == ("bf16", "int8")
+
+
+@pytest.mark.parametrize(
     ("text", "tokens"),
     [
         ("контекст 32k", 32768),
@@ -106,16 +125,61 @@ def test_context(text: str, tokens: int) -> None:
     assert extract(f"70B bf16 {text}").params["context_tokens"] == tokens
 
 
+@pytest.mark.parametrize("text", ["неделю не могу запустить модель", "а неделька была тяжёлая"])
+def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
+    assert "duration" not in extract(text).params
+
+
+@pytest.mark.parametrize(("text", "context"), [("а если без контекста?", 0), ("без kv-кэша", 0)])
+def test_without_the_context(text: str, context: int) -> None:
+    assert extract(text).params["context_tokens"] == context
+
+
+def test_without_quantisation_is_no_context() -> None:
+    assert "context_tokens" not in extract("а без квантования качество лучше?").params
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("what about a month?", (1, "months")),
+        ("for a week", (1, "weeks")),
+        ("one day", (1, "days")),
+    ],
+)
+def test_english_durations_in_words(text: str, duration: tuple[int, str]) -> None:
+    p = extract(text).params
+    assert (p["duration"], p["duration_unit"]) == duration
+
+
+def test_a_million_tokens_in_words_is_a_context() -> None:
+    assert extract("а на миллион токенов?").params["context_tokens"] == 1_000_000
+
+
 def test_tokens_per_second_is_not_context() -> None:
     assert "context_tokens" not in extract("70B выдаёт 50 токенов в секунду").params
 
 
 @pytest.mark.parametrize(
     ("text", "batch"),
-    [("батч 8", 8), ("8 пользователей одновременно", 8), ("batch size 16", 16), ("4 запроса", 4)],
+    [
+        ("батч 8", 8),
+        ("8 пользователей одновременно", 8),
+        ("batch size 16", 16),
+        ("4 запроса", 4),
+        ("если 10 человек одновременно", 10),
+        ("контекст 32к, юзеров человек 8", 8),
+        ("пользователей до 20, контекст 8k", 20),
+        ("запросов 4 одновременно", 4),
+    ],
 )
 def test_batch(text: str, batch: int) -> None:
     assert extract(f"70B {text}").params["batch"] == batch
+
+
+@pytest.mark.parametrize("text", ["сессии 2 часа", "клиентов 100 в месяц", "чат 2.0"])
+def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
+    assert "batch" not in extract(text).params
 
 
 @pytest.mark.parametrize(
@@ -150,6 +214,28 @@ def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
 )
 def test_money(text: str, key: str, value: float) -> None:
     assert extract(text).params[key] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("H100 на 5 дней за 2190 в месяц", "price_month", 2190),
+        ("по 1.8 в час 4 карты на неделю", "price_hour", 1.8),
+        ("L40S, цена 1 000 в месяц", "price_month", 1000),
+    ],
+)
+def test_a_price_with_its_period_needs_no_currency(text: str, key: str, value: float) -> None:
+    p = extract(text).params
+    assert p[key] == pytest.approx(value)
+    assert p.get("duration") != value  # the price is not read as a duration as well
+
+
+@pytest.mark.parametrize(
+    "text", ["100 запросов в час", "по 8 часов в день", "за 2 часа", "70B на 2 месяца"]
+)
+def test_other_numbers_before_a_period_are_no_price(text: str) -> None:
+    p = extract(text).params
+    assert "price_hour" not in p and "price_month" not in p
 
 
 @pytest.mark.parametrize(

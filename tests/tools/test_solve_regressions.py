@@ -248,3 +248,31 @@ def test_long_unrelated_question_after_a_numeric_turn_is_not_numeric(text: str) 
 def test_explicit_calculation_requests_stay_numeric(text: str, tool: str) -> None:
     out = solve(text)
     assert out.is_numeric is True and out.tool == tool
+
+
+def test_a_duration_after_a_fit_asks_the_cost_of_those_cards() -> None:
+    """«а за месяц аренды этих двух сколько выйдет?» after a fit on 2 × H100: only the cost
+    calculator takes a duration (the glossary's example: 2 × 730 h × 3,00 $ = 4 380 $)."""
+    out = _chain(
+        "llama 3 70b fp8 8k context - сколько vram?",
+        "а на 2 х H100 зайдет?",
+        "а за месяц аренды этих двух сколько выйдет?",
+    )
+    assert out.tool == "gpu_cost" and out.arguments["gpus"] == 2
+    assert out.results[0].values["gpu_hours"] == 1460
+    assert out.results[0].values["job_cost"] == pytest.approx(4380)
+
+
+def test_users_follow_up_is_a_batch_not_training() -> None:
+    """«юзеров» holds «зеро»: it was read as ZeRO and answered with the training calculator.
+    KV cache of Mistral 7B at 4k for 50 users: 131 072 B × 4 096 × 50 = 26,84 GB."""
+    out = _chain("Mistral 7B fp8, ctx 4k, сколько гигов надо", "а на 50 юзеров?")
+    assert out.tool == "vram_inference" and out.arguments["batch"] == 50
+    assert out.results[0].values["kv_cache_gb"] == pytest.approx(26.843545600)
+
+
+def test_how_much_will_it_come_to_without_a_price_asks_for_it() -> None:
+    out = solve("сколько выйдет 4 карты L40S на месяц?")
+    assert out.tool == "gpu_cost" and out.missing == ["price"]
+    paid = solve("ну пусть 1.5 бакса в час за карту", carried=out.params)
+    assert paid.results[0].values["job_cost"] == pytest.approx(4 * 730 * 1.5)
