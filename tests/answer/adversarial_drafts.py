@@ -41,7 +41,7 @@ NVL72 = "что такое NVL72?"  # [1] NVL72
 HBM_GDDR = "чем HBM3e отличается от GDDR7?"  # [1] HBM3e [2] GDDR7
 NCCL = "зачем нужен NCCL?"  # [1] NCCL [2] All-reduce
 FP8 = "что такое FP8?"  # [1] FP8
-LORA = "дообучение 70B с LoRA на H100 влезет?"  # vram_training
+LORA = "дообучение 70B с LoRA на H100 влезет?"  # vram_training; [1] VRAM [2] LoRA
 
 
 def good(question: str, text: str) -> Draft:
@@ -355,5 +355,5 @@ CONTEXT: dict[str, tuple[str, ...]] = {
     HBM_GDDR: ("hbm3e", "gddr7"),
     NCCL: ("nccl", "all-reduce"),
     FP8: ("fp8",),
-    LORA: ("vram", "mixed-precision"),
+    LORA: ("vram", "lora"),
 }
