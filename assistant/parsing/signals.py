@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.parsing.text import STOPWORDS, Tokens, fold, words
+from assistant.parsing.text import STOPWORDS, Tokens, fold, tokenize, words
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -135,6 +135,11 @@ def signals(text: str, tokens: Tokens) -> Signals:
         continues=bool(_CONTINUES.search(text.lower())),
         throughput=bool(_THROUGHPUT.search(t)),
     )
+
+
+def defined_term(text: str) -> str:
+    """«что такое X», «X что это» → X as the user wrote it; any other message → ""."""
+    return _defined_term(text, tokenize(text).folded)
 
 
 def _defined_term(text: str, folded: str) -> str:

@@ -96,8 +96,6 @@ def _decide(
     named = _named(retrieval, sig, question)
     if not _covered(named, retrieval, unknown, vocabulary, question, gpu):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
-    if sig.defined_term and named:
-        retrieval = _lead_with(named[0], retrieval)
     top = retrieval.hits[0]
     if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
         return Scope(True, slugs=named[:3], comparison=True, confidence="high")
@@ -114,16 +112,6 @@ def _decide(
     return Scope(
         True, slugs=[top.slug, *_runners_up(named, retrieval, confidence)], confidence=confidence
     )
-
-
-def _lead_with(slug: str, retrieval: Retrieval) -> Retrieval:
-    """«Что такое InfiniBand?» is answered by InfiniBand first, even when RoCE (which explains
-    itself through InfiniBand) scores higher; its runners-up keep their order."""
-    lead = [h for h in retrieval.hits if h.slug == slug]
-    if not lead or retrieval.hits[0].slug == slug:
-        return retrieval
-    rest = [h for h in retrieval.hits if h.slug != slug]
-    return replace(retrieval, hits=[replace(lead[0], score=rest[0].score), *rest])
 
 
 def _runners_up(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import numpy as np
 
 from assistant.corpus.glossary import Glossary
+from assistant.parsing.signals import DEFINED_MAX_WORDS, defined_term
 from assistant.parsing.text import deletes, lemma, normalize_phrase, transliterate, words
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
@@ -39,6 +40,9 @@ class FusionWeights:
     questions: float = 10.0  # the customer-question chunks as a leg of their own
     # question chunks count as their entry's dense evidence (the better cosine of the two)
     merge_questions: bool = False
+    # a definition («что такое X», «X что это») puts the entries X names first (a rule, not
+    # learned: eval/tune_fusion.py re-fuses the other legs only)
+    lead: float = 10.0
     k: float = 10.0  # rrf only
     depth: int = 20  # candidates taken from each leg
 
@@ -295,7 +299,18 @@ class HybridRetriever:
         (dense, asked), bm25 = self._dense(vec, w.depth), self._bm25(query, w.depth)
         alias = dict(named) if named is not None else self.aliases.match(query)
         fused = self.fuse(dense, bm25, alias, asked)
+        for slug, strength in self._defined(query).items():
+            fused[slug] = fused.get(slug, w.dense * -0.2) + w.lead * min(strength, 2.0)
         return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec, asked)
+
+    def _defined(self, query: str) -> dict[str, float]:
+        """«Что такое InfiniBand?» is answered by InfiniBand first, even when RoCE (which explains
+        itself through InfiniBand) scores higher: the entries named by the defined term lead,
+        the longer name first («cuda cores» before «cuda»)."""
+        # only the head of the term: «что за роутер в моэ моделях и куда он токены шлёт» defines
+        # a router, and «куда» further on is not CUDA
+        head = " ".join(words(defined_term(query))[:DEFINED_MAX_WORDS])
+        return self.aliases.match(head) if head else {}
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
         return [

@@ -134,3 +134,33 @@ def test_question_chunks_are_their_own_evidence(retriever: HybridRetriever) -> N
     # question chunks never stand in for the entry's sentences (answers quote sentences only)
     kinds = {c.kind for c in retriever.index.chunks if c.slug == "dcgm"}
     assert kinds == {"entry", "sentence", "question"}
+
+
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [
+        ("что такое InfiniBand", "infiniband"),
+        ("тенсорные ядра что это", "tensor-cores"),
+        ("что такое cuda cors и на что они влияют", "cuda-cores"),  # the longer name leads
+    ],
+)
+def test_a_definition_leads_with_the_entry_it_names(
+    fast_retriever: HybridRetriever, question: str, slug: str
+) -> None:
+    """Whatever the other legs say (here a hash embedder's noise), a definition is answered by
+    the entry it names first: RoCE explains itself through InfiniBand and used to outrank it."""
+    assert fast_retriever.retrieve(question, 3).hits[0].slug == slug
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "у нас кластер на InfiniBand, всё тормозит",  # not a definition
+        "что за роутер в моэ моделях и куда он токены шлёт",  # «куда» is not the defined term
+    ],
+)
+def test_no_entry_is_pushed_first_without_being_defined(
+    fast_retriever: HybridRetriever, question: str
+) -> None:
+    hits = fast_retriever.retrieve(question, 5).hits
+    assert all(h.score < fast_retriever.weights.lead for h in hits)
