@@ -3,6 +3,7 @@ over lemmas + exact aliases, fused."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -97,7 +98,8 @@ class AliasMatcher:
     def __init__(self, glossary: Glossary) -> None:
         self.phrases: dict[str, set[str]] = {}
         self.fuzzy: dict[str, set[str]] = {}
-        self.fuzzy_phrases: dict[str, set[str]] = {}  # «тенсорные ядра», «cuda cors»
+        # «тенсорные ядра», «cuda cors»: a 2–3-word name with one word wildcarded → the word
+        self.fuzzy_phrases: dict[tuple[str, ...], set[tuple[str, str]]] = {}
         for entry in glossary.entries:
             for name in entry.names:
                 tokens = words(name)
@@ -109,9 +111,25 @@ class AliasMatcher:
                         self.fuzzy.setdefault(key, set()).add(entry.slug)
                 for form in {normalize_phrase(name), " ".join(tokens)}:
                     if _fuzzy_phrase(form):
-                        for key in (form, *deletes(form)):
-                            self.fuzzy_phrases.setdefault(key, set()).add(entry.slug)
+                        self._index_phrase(tuple(form.split(" ")), entry.slug)
         self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
+
+    def _index_phrase(self, tokens: tuple[str, ...], slug: str) -> None:
+        for i, word in enumerate(tokens):
+            key = (*tokens[:i], "*", *tokens[i + 1 :])
+            self.fuzzy_phrases.setdefault(key, set()).add((slug, word))
+
+    def _fuzzy_phrase_match(self, phrase: str) -> set[str]:
+        """Slugs whose 2–3-word name is `phrase` with one word off by one letter."""
+        if not _fuzzy_phrase(phrase):
+            return set()
+        tokens = tuple(phrase.split(" "))
+        out = set()
+        for i, word in enumerate(tokens):
+            for slug, want in self.fuzzy_phrases.get((*tokens[:i], "*", *tokens[i + 1 :]), ()):
+                if _one_edit(word, want):
+                    out.add(slug)
+        return out
 
     def match(self, query: str) -> dict[str, float]:
         """slug → match strength (number of words in the longest matched name)."""
@@ -122,11 +140,9 @@ class AliasMatcher:
                 for slug in self.phrases.get(phrase, ()):
                     found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
         for tokens in (raw, [lemma(w) for w in raw]):
-            for phrase in _ngrams(tokens, FUZZY_PHRASE_WORDS):
-                if _fuzzy_phrase(phrase):
-                    for key in (phrase, *deletes(phrase)):
-                        for slug in self.fuzzy_phrases.get(key, ()):
-                            found.setdefault(slug, phrase.count(" ") + 0.5)
+            for phrase in _ngrams(tokens, FUZZY_PHRASE_WORDS, shortest=2):
+                for slug in self._fuzzy_phrase_match(phrase):
+                    found.setdefault(slug, phrase.count(" ") + 0.5)
         for w in raw:
             latin = transliterate(w) if len(w) >= self.MIN_SPELLED else ""
             for slug in self.phrases.get(latin, ()):  # a name spelled in Cyrillic is still named
@@ -140,6 +156,7 @@ class AliasMatcher:
 
 
 FUZZY_PHRASE_WORDS = 3
+_DIGIT = re.compile(r"\d")
 FUZZY_PHRASE_CHARS = 8
 
 
@@ -150,14 +167,23 @@ def _fuzzy_phrase(form: str) -> bool:
     return (
         2 <= n <= FUZZY_PHRASE_WORDS
         and len(form) >= FUZZY_PHRASE_CHARS
-        and not any(c.isdigit() for c in form)
+        and _DIGIT.search(form) is None
     )
 
 
-def _ngrams(tokens: list[str], longest: int) -> Iterable[str]:
-    """Every run of up to `longest` consecutive tokens, space-joined (dictionary look-ups)."""
+def _one_edit(a: str, b: str) -> bool:
+    """One letter inserted, dropped, replaced or two neighbours swapped («cors» ~ «cores»)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) != len(b):
+        return (b in deletes(a)) if len(a) > len(b) else (a in deletes(b))
+    return bool(deletes(a) & deletes(b))
+
+
+def _ngrams(tokens: list[str], longest: int, shortest: int = 1) -> Iterable[str]:
+    """Every run of `shortest`…`longest` consecutive tokens, space-joined (dictionary look-ups)."""
     for start in range(len(tokens)):
-        for end in range(start + 1, min(len(tokens), start + longest) + 1):
+        for end in range(start + shortest, min(len(tokens), start + longest) + 1):
             yield " ".join(tokens[start:end])
 
 
