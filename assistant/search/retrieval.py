@@ -264,6 +264,15 @@ class HybridRetriever:
         self._slugs = sorted(set(self._chunk_slugs))
         position = {slug: i for i, slug in enumerate(self._slugs)}
         self._slug_of = np.array([position[s] for s in self._chunk_slugs], dtype=np.int64)
+        # A glossary-sized index is scored in full with one matrix product (~1 200 chunks ×
+        # 384: ~0.05 ms, cheaper than asking FAISS for every neighbour in order); a large one
+        # goes through FAISS (HNSW above its threshold) for the top candidates only.
+        total = index.vectors.ntotal
+        self._matrix: np.ndarray | None = (
+            np.ascontiguousarray(index.vectors.reconstruct_n(0, total), dtype=np.float32)
+            if 0 < total <= self.SCORE_ALL
+            else None
+        )
         import faiss
 
         # One query at a time: FAISS's own threads fight torch's for 2 cores (16–24 ms vs 0.3 ms
@@ -275,13 +284,14 @@ class HybridRetriever:
 
     def _dense(self, vector: np.ndarray, depth: int) -> tuple[dict[str, float], dict[str, float]]:
         """Best cosine per slug over entry/sentence chunks, and over question chunks."""
-        total = self.index.vectors.ntotal
-        # A glossary-sized index is scored in full (~1 200 chunks, well under a millisecond), so
-        # every entry has a cosine and none is fused with a "not returned" guess.
-        n = total if total <= self.SCORE_ALL else min(total, depth * 16)
-        sims, ids = self.index.vectors.search(vector.reshape(1, -1), n)
-        keep = ids[0] >= 0
-        sims, ids = sims[0][keep], ids[0][keep]
+        if self._matrix is not None:  # every chunk: no entry fused with a "not returned" guess
+            ids = np.arange(len(self._matrix))
+            sims = self._matrix @ vector
+        else:
+            total = self.index.vectors.ntotal
+            found, at = self.index.vectors.search(vector.reshape(1, -1), min(total, depth * 16))
+            keep = at[0] >= 0
+            sims, ids = found[0][keep], at[0][keep]
         asked_mask = self._is_question[ids]
         texts = self._best_of(ids[~asked_mask], sims[~asked_mask])
         asked = self._best_of(ids[asked_mask], sims[asked_mask])
