@@ -28,7 +28,7 @@ class Draft:
     kind: str = "good"
 
 
-NVLINK = "что такое NVLink?"  # [1] NVLink [2] NVL72 (a close runner-up)
+NVLINK = "что такое NVLink?"  # [1] NVLink
 GPU_HOUR = "что такое GPU-час?"  # [1] GPU-час
 H200 = "какая память у H200?"  # [1] HBM3e [2] Hopper [3] пропускная способность памяти
 NVLINK_PCIE = "чем NVLink отличается от PCIe?"  # [1] NVLink [2] PCIe Gen5
@@ -78,7 +78,7 @@ DRAFTS: tuple[Draft, ...] = (
         "citation",
         NVLINK,
         "NVLink — интерконнект NVIDIA для связи между GPU [1]; коммутаторы NVSwitch дают "
-        "ещё больше [3].",
+        "ещё больше [2].",
     ),
     # -- GPU-час -----------------------------------------------------------------------------------
     good(
@@ -342,7 +342,7 @@ DRAFTS: tuple[Draft, ...] = (
 
 # the entries each question's prompt lists, in marker order (the drafts' [n] depend on it)
 CONTEXT: dict[str, tuple[str, ...]] = {
-    NVLINK: ("nvlink", "nvl72"),
+    NVLINK: ("nvlink",),
     GPU_HOUR: ("gpu-hour",),
     H200: ("hbm3e", "hopper", "memory-bandwidth"),
     NVLINK_PCIE: ("nvlink", "pcie-gen5"),
