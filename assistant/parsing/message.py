@@ -96,6 +96,18 @@ class Reader:
             for g in self.catalog.gpus.values()
         }
 
+    @cached_property
+    def family(self) -> dict[str, tuple[str, ...]]:
+        """Model id → the entries its catalogue name names: «Mixtral 8x7B (MoE)» is a MoE model,
+        so «Mixtral не влезает» is about MoE though the customer never wrote the word."""
+        if self.terms is None:
+            return {}
+        matcher = self.terms
+        return {
+            m.id: tuple(s for s, v in matcher.match(m.name).items() if v >= 1.0)
+            for m in self.catalog.models.values()
+        }
+
     def read(self, text: str) -> ParsedMessage:
         tokens = tokenize(text)
         normalised = normalise(text)
@@ -111,16 +123,20 @@ class Reader:
             quantities=quantities,
             bare_context=bare_context(normalised),
             dates=found,
-            terms=MappingProxyType(self._terms(text, quantities.gpus)),
+            terms=MappingProxyType(self._terms(text, quantities.gpus, quantities.models)),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,
         )
 
-    def _terms(self, text: str, gpus: tuple[str, ...]) -> dict[str, float]:
-        """Glossary entries named in the text, plus the architecture of every card named (weaker
-        than a name: «на H100 быстрее, чем в BF16» compares formats, not Hopper with BF16)."""
+    def _terms(
+        self, text: str, gpus: tuple[str, ...], models: tuple[str, ...] = ()
+    ) -> dict[str, float]:
+        """Glossary entries named in the text, plus the architecture of every card and the family
+        of every model named (weaker than a name: «на H100 быстрее, чем в BF16» compares
+        formats, not Hopper with BF16)."""
         found = self.terms.match(text) if self.terms else {}
-        for gpu in gpus:
-            for slug in self.architecture.get(gpu, ()):
-                found.setdefault(slug, IMPLIED)
+        implied = [self.architecture.get(g, ()) for g in gpus]
+        implied += [self.family.get(m, ()) for m in models]
+        for slug in (s for slugs in implied for s in slugs):
+            found.setdefault(slug, IMPLIED)
         return found

@@ -77,3 +77,12 @@ def test_a_card_implies_its_architecture_entry_more_weakly_than_a_name(glossary:
     assert reader.read("что такое Hopper и есть ли он в H100").terms["hopper"] >= 1.0
     assert reader.read("какая память у L40S?").terms == {}
     assert IMPLIED < 1.0  # not a name written out: no comparison «Hopper vs BF16» is made up
+
+
+def test_a_moe_model_implies_the_moe_entry_more_weakly_than_a_name(glossary: Glossary) -> None:
+    """models.yaml names Mixtral 8x7B «(MoE)»: «mixtral не влезает» is about MoE; Llama is not."""
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))
+    assert reader.read("mixtral 8x7b не лезет в карту на 24 гига").terms == {"moe": IMPLIED}
+    assert reader.read("DeepSeek-V3 на H200?").terms == {"moe": IMPLIED, "hopper": IMPLIED}
+    assert reader.read("Llama 3 70B не лезет в карту").terms == {}
+    assert reader.read("что такое MoE в Mixtral 8x7B").terms["moe"] >= 1.0
