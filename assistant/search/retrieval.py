@@ -264,7 +264,7 @@ class HybridRetriever:
         self._slugs = sorted(set(self._chunk_slugs))
         position = {slug: i for i, slug in enumerate(self._slugs)}
         self._slug_of = np.array([position[s] for s in self._chunk_slugs], dtype=np.int64)
-        # A glossary-sized index is scored in full with one matrix product (~1 200 chunks ×
+        # A glossary-sized index is scored in full with one matrix product (~800 chunks ×
         # 384: ~0.05 ms, cheaper than asking FAISS for every neighbour in order); a large one
         # goes through FAISS (HNSW above its threshold) for the top candidates only.
         total = index.vectors.ntotal
@@ -298,7 +298,7 @@ class HybridRetriever:
         return (merge(texts, asked) if self.weights.merge_questions else texts), asked
 
     def _best_of(self, ids: np.ndarray, sims: np.ndarray) -> dict[str, float]:
-        """Chunk ids and cosines → best cosine per slug (vectorised: ~1 200 chunks per query)."""
+        """Chunk ids and cosines → best cosine per slug (vectorised: ~800 chunks per query)."""
         best = np.full(len(self._slugs), -np.inf, dtype=np.float32)
         np.maximum.at(best, self._slug_of[ids], sims)
         return {self._slugs[i]: float(best[i]) for i in np.flatnonzero(np.isfinite(best))}
