@@ -18,6 +18,7 @@ from assistant.parsing.message import ParsedMessage
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
 from assistant.settings import ROOT
+from assistant.tools.solve import NumericOutcome
 from assistant.tools.toolbox import Toolbox
 
 CATALOG = load_catalog(ROOT / "corpus")
@@ -26,6 +27,14 @@ TOOLBOX = Toolbox(CATALOG)
 
 def read(text: str) -> ParsedMessage:
     return TOOLBOX.reader.read(text)
+
+
+def solve_chain(*questions: str) -> NumericOutcome:
+    """The calculators' outcome for the last question, each one carrying the one before's."""
+    outcomes: list[NumericOutcome] = []
+    for q in questions:
+        outcomes.append(TOOLBOX.solve(q, carried=outcomes[-1].params if outcomes else {}))
+    return outcomes[-1]
 
 
 def conversation(

@@ -88,24 +88,22 @@ class Reader:
     def architecture(self) -> dict[str, tuple[str, ...]]:
         """Card id → the entries its architecture names: «память у H100» is about Hopper
         (gpus.yaml). Built on first use, so a broken name index fails a message, not start-up."""
-        if self.terms is None:
-            return {}
-        matcher = self.terms
-        return {
-            g.id: tuple(s for s, v in matcher.match(g.architecture).items() if v >= 1.0)
-            for g in self.catalog.gpus.values()
-        }
+        return self._entries_named({g.id: g.architecture for g in self.catalog.gpus.values()})
 
     @cached_property
     def family(self) -> dict[str, tuple[str, ...]]:
         """Model id → the entries its catalogue name names: «Mixtral 8x7B (MoE)» is a MoE model,
         so «Mixtral не влезает» is about MoE though the customer never wrote the word."""
-        if self.terms is None:
+        return self._entries_named({m.id: m.name for m in self.catalog.models.values()})
+
+    def _entries_named(self, texts: dict[str, str]) -> dict[str, tuple[str, ...]]:
+        """Record id → glossary entries its text names outright (no typo, no implied entry)."""
+        terms = self.terms
+        if terms is None:
             return {}
-        matcher = self.terms
         return {
-            m.id: tuple(s for s, v in matcher.match(m.name).items() if v >= 1.0)
-            for m in self.catalog.models.values()
+            key: tuple(s for s, v in terms.match(text).items() if v >= 1.0)
+            for key, text in texts.items()
         }
 
     def read(self, text: str) -> ParsedMessage:

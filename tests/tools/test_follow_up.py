@@ -16,23 +16,15 @@ Expected values worked by hand (docs/calculators.md):
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.helpers import TOOLBOX
+from tests.helpers import TOOLBOX, solve_chain
 
 solve = TOOLBOX.solve
 MEMORY_70B_FP8 = "Сколько памяти нужно Llama 3 70B в FP8?"
 
 
-def _chain(*questions: str) -> Any:
-    params: dict[str, Any] = {}
-    out = None
-    for q in questions:
-        out = solve(q, carried=params)
-        params = out.params
-    return out
+_chain = solve_chain
 
 
 def test_bare_memory_with_a_verdict_after_a_memory_question_is_the_card() -> None:

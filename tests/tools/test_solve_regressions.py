@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import TOOLBOX
+from tests.helpers import TOOLBOX, solve_chain
 
 solve = TOOLBOX.solve
 
@@ -32,13 +32,7 @@ COST_ONE = "сколько стоит одна H100 на 10 часов"
 SERVER = "сколько стоит один GPU-час, если сервер на 8 H100 стоит 17520$ в месяц"
 
 
-def _chain(*questions: str) -> Any:
-    params: dict[str, Any] = {}
-    out = None
-    for q in questions:
-        out = solve(q, carried=params)
-        params = out.params
-    return out
+_chain = solve_chain
 
 
 # ---------------------------------------------------------------- 1. follow-up carrying
