@@ -65,7 +65,8 @@ _DOMAIN = re.compile(
 )
 _DEFINITION = re.compile(
     r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|объясни\w*|"
-    r"what is|what's|what are|explain|tell me about)\s+(.+?)\??$"
+    r"(?:зачем|для чего) (?:нужен|нужн\w*)|что дела(?:ет|ют)|"
+    r"what is|what's|what are|explain|tell me about|what does)\s+(.+?)(?: do)?\??$"
 )
 # «тензорные ядра что это», «MIG — это что такое?»: the term first, the question after it
 _DEFINITION_AFTER = re.compile(

@@ -20,9 +20,9 @@ from assistant.search.retrieval import Retrieval
 
 COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
 COS_MAYBE = 0.835  # covered only if BM25 agrees
-BM25_MIN = 2.0
-PAIR_MARGIN = 1.0  # fused-score gap under which the runner-up joins a comparison
-RUNNER_UP = 0.5  # fused-score gap under which the runner-up supports a term answer
+BM25_MIN = 1.5
+PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
+RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
 UNSURE_MARGIN = 0.25  # the same, when the question names no entry and similarity is modest
 UNSURE_ROOM = 1
 

@@ -35,9 +35,9 @@ class FusionWeights:
     """
 
     method: Literal["score", "rrf"] = "score"
-    dense: float = 15.0
-    bm25: float = 1.0
-    alias: float = 0.2
+    dense: float = 5.0
+    bm25: float = 0.5
+    alias: float = 0.1
     questions: float = 10.0  # the customer-question chunks as a leg of their own
     # question chunks count as their entry's dense evidence (the better cosine of the two)
     merge_questions: bool = False

@@ -48,6 +48,22 @@ def test_signals_and_the_defined_term_are_read_with_the_message() -> None:
     assert read("а в FP8?").signals.continues and not read("FP8 в чём?").signals.continues
 
 
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("зачем нужен NCCL?", "NCCL"),
+        ("для чего нужна квантизация", "квантизация"),
+        ("что делает NVSwitch", "NVSwitch"),
+        ("what does vLLM do?", "vLLM"),
+        ("что делать, если OOM на обучении", ""),  # a problem, not a purpose question
+        ("что делать если OOM", ""),
+    ],
+)
+def test_purpose_questions_define_their_term(text: str, term: str) -> None:
+    """«зачем нужен X» is answered by X's entry first, as «что такое X» is."""
+    assert read(text).signals.defined_term == term
+
+
 def test_a_bare_size_is_kept_for_a_memory_follow_up() -> None:
     m = read("а для 32k?")
     assert "context_tokens" not in m.quantities.params  # no «контекст», no «токенов»
