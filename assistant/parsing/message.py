@@ -29,6 +29,9 @@ from assistant.parsing.signals import Signals, signals
 from assistant.parsing.text import Tokens, tokenize
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+_PAIR_CUE = re.compile(
+    r"\b(?:или|либо|or|чем|than|против|vs|лучше|хуже|быстрее|медленнее|better|faster)\b", re.I
+)
 
 
 class TermMatcher(Protocol):
@@ -52,6 +55,9 @@ class ParsedMessage:
     terms: Mapping[str, float]  # glossary slugs named → strength (words in the longest name)
     signals: Signals
     term: Tokens | None  # the X of «что такое X», read in its own right
+    # «NVLink или PCIe?»: a weak cue (или, чем, против) stands between two entries named; in
+    # «это с разреженностью 2:4 или без?» it stands between something else
+    paired: bool = False
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -112,6 +118,7 @@ class Reader:
         found = dates(normalised)
         sig = signals(text, tokens)
         quantities = extract_normalised(normalised, self.catalog, found)
+        terms = self._terms(text, quantities.gpus, quantities.models)
         return ParsedMessage(
             text=text,
             tokens=tokens,
@@ -121,10 +128,22 @@ class Reader:
             quantities=quantities,
             bare_context=bare_context(normalised),
             dates=found,
-            terms=MappingProxyType(self._terms(text, quantities.gpus, quantities.models)),
+            terms=MappingProxyType(terms),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,
+            paired=sig.weak_comparison and len(terms) >= 2 and self._paired(text),
         )
+
+    def _paired(self, text: str) -> bool:
+        """Some «или» / «чем» / «против» has one named entry before it and another after it."""
+        if self.terms is None:
+            return False
+        for cue in _PAIR_CUE.finditer(text):
+            before = set(self.terms.match(text[: cue.start()]))
+            after = set(self.terms.match(text[cue.end() :]))
+            if before and after and (before | after) != before & after:
+                return True
+        return False
 
     def _terms(
         self, text: str, gpus: tuple[str, ...], models: tuple[str, ...] = ()

@@ -79,7 +79,11 @@ def decide_scope(
 ) -> Scope:
     """`question` is the message's own tokens, or the condensed question's for a follow-up."""
     unknown = vocabulary.unknown_term(message.term)
-    scope = _decide(message.signals, question, retrieval, vocabulary, unknown, bool(message.gpus))
+    # a condensed follow-up («а чем она лучше BF16?» + the topic) pairs its pronoun with the topic
+    paired = message.paired or question.folded != message.tokens.folded
+    scope = _decide(
+        message.signals, question, retrieval, vocabulary, unknown, bool(message.gpus), paired
+    )
     return replace(scope, unknown_term=unknown)
 
 
@@ -90,14 +94,16 @@ def _decide(
     vocabulary: Vocabulary,
     unknown: bool,
     gpu: bool = False,
+    paired: bool = False,
 ) -> Scope:
+    """`paired`: a weak cue («или», «лучше», «чем») stands between two of the entries named."""
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
     if not _covered(named, retrieval, unknown, vocabulary, question, gpu):
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
-    if (sig.comparison_cue or sig.weak_comparison) and len(named) >= 2:
+    if (sig.comparison_cue or (sig.weak_comparison and paired)) and len(named) >= 2:
         return Scope(True, slugs=named[:3], comparison=True, confidence="high")
     if sig.comparison_cue and len(retrieval.hits) > 1:
         second = retrieval.hits[1]

@@ -51,3 +51,24 @@ def test_a_named_card_is_ours_when_the_glossary_agrees(
     assert not no_words.in_scope
     no_card = "какая память была у неё на старте продаж?"
     assert not scope_of(no_card, ["hopper"], reader, vocabulary, cos=weak, bm25=BM25_MIN).in_scope
+
+
+@pytest.mark.parametrize(
+    ("text", "ranked", "compared"),
+    [
+        ("что лучше для файнтюна: LoRA или QLoRA?", ["qlora", "lora"], True),
+        ("NVLink быстрее PCIe?", ["nvlink", "pcie-gen5"], True),
+        ("H100 в FP8 быстрее, чем в BF16?", ["fp8", "bf16"], True),
+        # «или» between two things that are not entries: the question is about TFLOPS
+        ("989 у H100 SXM в bf16 — это с разреженностью 2:4 или без?", ["tflops", "bf16"], False),
+        ("какая библиотека гоняет all-reduce и сама выбирает nvlink или сеть?", ["nccl"], False),
+    ],
+)
+def test_a_weak_cue_compares_only_the_entries_it_stands_between(
+    text: str, ranked: list[str], compared: bool, reader: Reader, vocabulary: Vocabulary
+) -> None:
+    scope = scope_of(text, ranked, reader, vocabulary)
+    assert scope.comparison is compared
+    assert reader.read(text).paired is compared
+    if not compared:
+        assert scope.slugs[0] == ranked[0]
