@@ -17,6 +17,9 @@ the dev rows of out_of_scope.jsonl. Test rows are never read.
    the two error rates (out-of-scope answered + in-scope refused) wins; among equals the one
    whose neighbours (±1 grid step of each cosine) keep the best worst case — a point inside a
    plateau, not on its edge — then the higher COS_SURE.
+   Then Q_SURE (a customer question's cosine that alone covers a message) with those fixed:
+   the lowest error sum among values whose neighbours two steps either side keep the floor too,
+   the middle of the plateau.
 2. Margins (PAIR_MARGIN, RUNNER_UP, UNSURE_MARGIN) with the chosen thresholds: the in-scope
    questions are answered by the real pipeline under each candidate; the highest citation
    hit@3 wins, then the most comparisons citing both entries, then the higher precision.
@@ -42,6 +45,7 @@ from assistant.routing import scope  # noqa: E402
 from assistant.search.retrieval import Retrieval  # noqa: E402
 
 THRESHOLDS = ("COS_SURE", "COS_MAYBE", "BM25_MIN")
+QUESTION_THRESHOLD = "Q_SURE"
 MARGINS = ("PAIR_MARGIN", "RUNNER_UP", "UNSURE_MARGIN")
 SURE_STEP, MAYBE_STEP = 0.01, 0.005
 SCOPED_ROUTES = {"term", "comparison", "not_found", "out_of_scope"}
@@ -145,6 +149,31 @@ def tune_thresholds(
     return {"values": dict(zip(THRESHOLDS, best, strict=True)), "rates": kept[best]}
 
 
+def tune_question_threshold(all_cases: list[Case], vocabulary: Any, floor: float) -> dict[str, Any]:
+    """Q_SURE with the other thresholds fixed: the lowest error sum among values that keep the
+    refusal floor with room (so do the values two steps either side: the edge is where a new
+    question crosses first); the middle of the plateau of equal values."""
+    n_out = sum(not c.inside for c in all_cases)
+    table = {}
+    grid = steps(0.85, 0.96, 0.0025)
+    for q in grid:
+        _set({"Q_SURE": q})
+        table[q] = rates(all_cases, vocabulary)
+    floor_kept = {k for k, v in table.items() if round(v[0] * n_out) >= round(floor * n_out)}
+    room = {grid[i] for i in range(2, len(grid) - 2) if set(grid[i - 2 : i + 3]) <= floor_kept}
+    kept = {k: v for k, v in table.items() if k in room}
+    least = min(round((1.0 - v[0]) + v[1], 6) for v in kept.values())
+    plateau = sorted(k for k, v in kept.items() if round((1.0 - v[0]) + v[1], 6) == least)
+    best = plateau[len(plateau) // 2]
+    _set({"Q_SURE": best})
+    return {
+        "values": {"Q_SURE": best},
+        "plateau": [plateau[0], plateau[-1]],
+        "rates": kept[best],
+        "table": {str(k): [round(x, 4) for x in v] for k, v in table.items()},
+    }
+
+
 def citation_scores(pipeline: Any, all_cases: list[Case]) -> tuple[float, float, float]:
     """(citation hit@3, comparisons with every gold entry cited, citation precision)."""
     hits, both, precision, n, n_cmp = 0, 0, 0.0, 0, 0
@@ -187,7 +216,7 @@ def main() -> None:
 
     pipeline = build_pipeline(load_settings())
     vocabulary = pipeline.engine.vocabulary
-    current = {n: getattr(scope, n) for n in (*THRESHOLDS, *MARGINS)}
+    current = {n: getattr(scope, n) for n in (*THRESHOLDS, QUESTION_THRESHOLD, *MARGINS)}
     all_cases = cases(pipeline)
     before = rates(all_cases, vocabulary)
     floor = before[0] if args.min_refusal is None else args.min_refusal
@@ -200,6 +229,7 @@ def main() -> None:
         "thresholds": tune_thresholds(all_cases, vocabulary, floor, args.max_false_refusal),
     }
     _set(result["thresholds"]["values"])
+    result["question_threshold"] = tune_question_threshold(all_cases, vocabulary, floor)
     if not args.skip_margins:
         _set({n: current[n] for n in MARGINS})
         result["citations_current_margins"] = citation_scores(pipeline, all_cases)

@@ -18,8 +18,11 @@ from assistant.parsing.text import Tokens
 from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
-COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
+COS_SURE = 0.92  # dense similarity that alone means the glossary covers the question
 COS_MAYBE = 0.835  # covered only if BM25 agrees
+# cosine to one of an entry's customer questions that alone means the glossary covers it: a
+# problem or an English question matches a customer's wording better than the entry's own text
+Q_SURE = 0.89
 BM25_MIN = 1.5
 PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
 RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
@@ -67,6 +70,8 @@ def _covered(
         return False
     best = max(retrieval.dense.values(), default=0.0)
     bm25 = max(retrieval.bm25.values(), default=0.0)
+    if max(retrieval.questions.values(), default=0.0) >= Q_SURE:
+        return True
     if gpu and bm25 >= BM25_MIN:  # «какая память была у H100»: the glossary names the card
         return True
     if any(c.isascii() and c.isalpha() for c in "".join(vocabulary.unknown_words(q))):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from assistant.corpus.glossary import Glossary
 from assistant.parsing.message import Reader
-from assistant.routing.scope import BM25_MIN, COS_MAYBE, Scope, decide_scope
+from assistant.routing.scope import BM25_MIN, COS_MAYBE, Q_SURE, Scope, decide_scope
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import SearchHit
 from assistant.search.retrieval import AliasMatcher, Retrieval
@@ -72,3 +74,20 @@ def test_a_weak_cue_compares_only_the_entries_it_stands_between(
     assert reader.read(text).paired is compared
     if not compared:
         assert scope.slugs[0] == ranked[0]
+
+
+def test_a_close_customer_question_alone_covers_the_message(
+    reader: Reader, vocabulary: Vocabulary
+) -> None:
+    """«how do i serve llama 70b to lots of users…»: the entry text is far (an English question,
+    Russian text), one of vLLM's customer questions is close; a message no question is close to
+    still needs the text's evidence."""
+    text = "how do i serve llama 70b to lots of users behind an openai-compatible api?"
+    far = evidence(text, ["vllm", "egress"], reader, cos=COS_MAYBE - 0.01, bm25=0.0)
+    close = dataclasses.replace(far, questions={"vllm": Q_SURE + 0.005, "egress": 0.85})
+    message = reader.read(text)
+    assert not decide_scope(message, message.tokens, far, vocabulary).in_scope
+    scope = decide_scope(message, message.tokens, close, vocabulary)
+    assert scope.in_scope and scope.slugs[0] == "vllm"
+    below = dataclasses.replace(far, questions={"vllm": Q_SURE - 0.005})
+    assert not decide_scope(message, message.tokens, below, vocabulary).in_scope
