@@ -79,6 +79,9 @@ def test_sizes_and_models(text: str, params: dict[str, Any]) -> None:
         ("NF4", "nf4"),
         ("fp32", "fp32"),
         ("8 бит", "int8"),
+        ("4-битный float", "fp4"),  # a 4-bit float is FP4, not INT4
+        ("4 бита с плавающей точкой", "fp4"),
+        ("8-битный флоат", "fp8"),
     ],
 )
 def test_precisions(text: str, precision: str) -> None:
@@ -128,6 +131,21 @@ def test_context(text: str, tokens: int) -> None:
 @pytest.mark.parametrize("text", ["неделю не могу запустить модель", "а неделька была тяжёлая"])
 def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
     assert "duration" not in extract(text).params
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["нарезать одну карту на 7 частей для курса", "H100 на 2 части", "2 частично занятые карты"],
+)
+def test_parts_are_no_hours(text: str) -> None:
+    """«на 7 частей» once read as 7 hours and sent a MIG question to the cost calculator."""
+    assert "duration" not in extract(text).params
+
+
+@pytest.mark.parametrize(("text", "hours"), [("на 36 часов", 36), ("на 5 ч", 5), ("на 3 часа", 3)])
+def test_hours_in_every_form(text: str, hours: int) -> None:
+    params = extract(f"8 H100 {text}").params
+    assert (params["duration"], params["duration_unit"]) == (hours, "hours")
 
 
 @pytest.mark.parametrize(("text", "context"), [("а если без контекста?", 0), ("без kv-кэша", 0)])
