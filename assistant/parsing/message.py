@@ -37,7 +37,7 @@ _PAIR_CUE = re.compile(
 class TermMatcher(Protocol):
     """Glossary names in a text → slug → match strength (search/retrieval.py's AliasMatcher)."""
 
-    def match(self, query: str) -> dict[str, float]: ...
+    def match(self, query: str, everyday: float = 0.5) -> dict[str, float]: ...
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ class Reader:
         found = dates(normalised)
         sig = signals(text, tokens)
         quantities = extract_normalised(normalised, self.catalog, found)
-        terms = self._terms(text, quantities.gpus, quantities.models)
+        terms = self._terms(text, quantities.gpus, quantities.models, sig.defined_term)
         return ParsedMessage(
             text=text,
             tokens=tokens,
@@ -146,12 +146,15 @@ class Reader:
         return False
 
     def _terms(
-        self, text: str, gpus: tuple[str, ...], models: tuple[str, ...] = ()
+        self, text: str, gpus: tuple[str, ...], models: tuple[str, ...] = (), defined: str = ""
     ) -> dict[str, float]:
         """Glossary entries named in the text, plus the architecture of every card and the family
         of every model named (weaker than a name: «на H100 быстрее, чем в BF16» compares
         formats, not Hopper with BF16)."""
         found = self.terms.match(text) if self.terms else {}
+        if defined and self.terms:  # «что такое куда»: the everyday word is the name asked about
+            for slug, strength in self.terms.match(defined, everyday=1.0).items():
+                found[slug] = max(found.get(slug, 0.0), strength)
         implied = [self.architecture.get(g, ()) for g in gpus]
         implied += [self.family.get(m, ()) for m in models]
         for slug in (s for slugs in implied for s in slugs):

@@ -44,7 +44,7 @@ def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
     """Entries named in the question; a common-word alias («куда») counts only in context."""
     strong = [s for s, v in retrieval.alias.items() if v >= 1.0]
     best = max(retrieval.dense.values(), default=0.0)
-    if not strong or sig.domain or best >= COS_MAYBE:
+    if not strong or sig.domain or sig.defined_term or best >= COS_MAYBE:
         return _by_rank(strong, retrieval)
     latin = any(any("a" <= c <= "z" for c in w) for w in question.words)
     return _by_rank(strong, retrieval) if latin else []

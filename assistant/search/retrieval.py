@@ -44,6 +44,7 @@ class FusionWeights:
     # a definition («что такое X», «X что это») puts the entries X names first (a rule, not
     # learned: eval/tune_fusion.py re-fuses the other legs only)
     lead: float = 10.0
+    named_top: int = 3  # entries named outright stay within the first hits (0: off)
     k: float = 10.0  # rrf only
     depth: int = 20  # candidates taken from each leg
 
@@ -94,6 +95,9 @@ class AliasMatcher:
 
     MIN_FUZZY = 5
     MIN_SPELLED = 4  # «мое» must not become MoE; «рдма» is RDMA
+    # names that are also everyday Russian words («куда» = where, «миг» = moment): alone they
+    # are weak evidence, like a typo; «куда тулкит», «MIG» stay names
+    EVERYDAY = frozenset({"куда", "миг"})
 
     def __init__(self, glossary: Glossary) -> None:
         self.phrases: dict[str, set[str]] = {}
@@ -131,14 +135,16 @@ class AliasMatcher:
                     out.add(slug)
         return out
 
-    def match(self, query: str) -> dict[str, float]:
-        """slug → match strength (number of words in the longest matched name)."""
+    def match(self, query: str, everyday: float = 0.5) -> dict[str, float]:
+        """slug → match strength (number of words in the longest matched name); `everyday`: the
+        strength of a name that is an everyday word («что такое куда» defines it: 1.0)."""
         raw = words(query)
         found: dict[str, float] = {}
         for tokens in (raw, [lemma(w) for w in raw]):
             for phrase in _ngrams(tokens, self.longest):
+                strength = everyday if phrase in self.EVERYDAY else float(phrase.count(" ") + 1)
                 for slug in self.phrases.get(phrase, ()):
-                    found[slug] = max(found.get(slug, 0.0), float(phrase.count(" ") + 1))
+                    found[slug] = max(found.get(slug, 0.0), strength)
         for tokens in (raw, [lemma(w) for w in raw]):
             for phrase in _ngrams(tokens, FUZZY_PHRASE_WORDS, shortest=2):
                 for slug in self._fuzzy_phrase_match(phrase):
@@ -197,6 +203,21 @@ def _best_per_slug(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
 
 def _ranked(scores: dict[str, float], depth: int) -> list[str]:
     return sorted(scores, key=lambda s: -scores[s])[:depth]
+
+
+def _keep_named_near_top(fused: dict[str, float], alias: Mapping[str, float], top: int) -> None:
+    """An entry the customer wrote out by name («чем NVSwitch отличается от NVLink») stays among
+    the first `top` hits even when the other legs prefer its neighbours: it is never the wrong
+    thing to show, only sometimes not the first. Order among the named is the fused one."""
+    named = sorted((s for s, v in alias.items() if v >= 1.0), key=lambda s: -fused.get(s, -99))
+    if not top or not named:
+        return
+    for slug in named[:top]:
+        ranked = sorted(fused, key=lambda s: -fused[s])
+        if slug in ranked[:top]:
+            continue
+        # just behind the hit before the last place: the hit it displaces stays right behind it
+        fused[slug] = fused[ranked[top - 2]] - 1e-6 if top > 1 else fused[ranked[0]] + 1e-6
 
 
 def _rrf(legs: Sequence[tuple[float, dict[str, float]]], k: float, depth: int) -> dict[str, float]:
@@ -337,6 +358,7 @@ class HybridRetriever:
         fused = self.fuse(dense, bm25, alias, asked)
         for slug, strength in self._defined(query).items():
             fused[slug] = fused.get(slug, w.dense * -0.2) + w.lead * min(strength, 2.0)
+        _keep_named_near_top(fused, alias, w.named_top)
         return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec, asked)
 
     def _defined(self, query: str) -> dict[str, float]:
@@ -346,7 +368,7 @@ class HybridRetriever:
         # only the head of the term: «что за роутер в моэ моделях и куда он токены шлёт» defines
         # a router, and «куда» further on is not CUDA
         head = " ".join(words(defined_term(query))[:DEFINED_MAX_WORDS])
-        return self.aliases.match(head) if head else {}
+        return self.aliases.match(head, everyday=1.0) if head else {}
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
         return [

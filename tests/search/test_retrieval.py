@@ -165,3 +165,37 @@ def test_no_entry_is_pushed_first_without_being_defined(
 ) -> None:
     hits = fast_retriever.retrieve(question, 5).hits
     assert all(h.score < fast_retriever.weights.lead for h in hits)
+
+
+def test_everyday_words_are_weak_names_unless_defined() -> None:
+    """«куда» is where, «миг» a moment: alone they are weak evidence of CUDA and MIG; as the
+    term of a definition, or inside a longer name, they are names."""
+    matcher = AliasMatcher(load_glossary(ROOT / "corpus"))
+    assert matcher.match("куда девается память при обучении?") == {"cuda": 0.5}
+    assert matcher.match("в один миг всё упало").get("mig") == 0.5
+    assert matcher.match("куда", everyday=1.0) == {"cuda": 1.0}
+    assert matcher.match("поставил куда тулкит")["cuda"] == 2.0
+    assert matcher.match("MIG на H100")["mig"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("чем NVSwitch отличается от NVLink", {"nvswitch", "nvlink"}),
+        ("h100 sxm или pcie — что брать", {"sxm", "pcie-gen5"}),
+    ],
+)
+def test_entries_named_outright_stay_in_the_top3(
+    retriever: HybridRetriever, question: str, named: set[str]
+) -> None:
+    hits = retriever.retrieve(question, 5).hits
+    assert named <= {h.slug for h in hits[:3]}
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_a_named_entry_takes_third_place_not_first(fast_retriever: HybridRetriever) -> None:
+    """The floor moves a named entry to third place at most: it does not jump the leaders."""
+    every = fast_retriever.retrieve("вопрос про аренду", 60, named={}).hits
+    leaders, far = [h.slug for h in every[:2]], every[-1].slug  # the last of all the entries
+    named = fast_retriever.retrieve("вопрос про аренду", 5, named={far: 1.0})
+    assert [h.slug for h in named.hits[:4]] == [*leaders, far, every[2].slug]
