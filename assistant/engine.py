@@ -153,7 +153,13 @@ class Engine:
         text = self.condense(req)
         own = text == req.text
         question = req.message.tokens if own else tokenize(text)
-        retrieval = self.retriever.retrieve(text, k=6, named=req.message.terms if own else None)
+        message = req.message
+        retrieval = self.retriever.retrieve(
+            text,
+            k=6,
+            named=message.terms if own else None,
+            defined=message.signals.defined_term if own else None,
+        )
         if req.message.signals.counterpart:
             retrieval = self._without_subject(retrieval, req)
         scope = decide_scope(req.message, question, retrieval, self.vocabulary)

@@ -86,6 +86,7 @@ class Retriever(Protocol):
         k: int = 5,
         vector: np.ndarray | None = None,
         named: Mapping[str, float] | None = None,
+        defined: str | None = None,
     ) -> Retrieval: ...
 
 
@@ -349,25 +350,28 @@ class HybridRetriever:
         k: int = 5,
         vector: np.ndarray | None = None,
         named: Mapping[str, float] | None = None,
+        defined: str | None = None,
     ) -> Retrieval:
-        """`named`: the aliases already found in this very query (the parsed message has them)."""
+        """`named`, `defined`: the aliases and the defined term («что такое X» → X) already read
+        from this very query (the parsed message has them); None: read them here."""
         w = self.weights
         vec = self.embed(query) if vector is None else vector
         (dense, asked), bm25 = self._dense(vec, w.depth), self._bm25(query, w.depth)
         alias = dict(named) if named is not None else self.aliases.match(query)
         fused = self.fuse(dense, bm25, alias, asked)
-        for slug, strength in self._defined(query).items():
+        term = defined_term(query) if defined is None else defined
+        for slug, strength in self._defined(term).items():
             fused[slug] = fused.get(slug, w.dense * -0.2) + w.lead * min(strength, 2.0)
         _keep_named_near_top(fused, alias, w.named_top)
         return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec, asked)
 
-    def _defined(self, query: str) -> dict[str, float]:
+    def _defined(self, term: str) -> dict[str, float]:
         """«Что такое InfiniBand?» is answered by InfiniBand first, even when RoCE (which explains
         itself through InfiniBand) scores higher: the entries named by the defined term lead,
         the longer name first («cuda cores» before «cuda»)."""
         # only the head of the term: «что за роутер в моэ моделях и куда он токены шлёт» defines
         # a router, and «куда» further on is not CUDA
-        head = " ".join(words(defined_term(query))[:DEFINED_MAX_WORDS])
+        head = " ".join(words(term)[:DEFINED_MAX_WORDS])
         return self.aliases.match(head, everyday=1.0) if head else {}
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:

@@ -102,6 +102,15 @@ def test_aliases_found_by_the_reader_are_reused(fast_retriever: HybridRetriever)
     assert given.alias == {"qlora": 2.0}
 
 
+def test_the_defined_term_read_by_the_reader_is_reused(fast_retriever: HybridRetriever) -> None:
+    """The definition lead follows the term it is given: "" means no definition was read."""
+    own = fast_retriever.retrieve("что такое NCCL", 3)
+    none = fast_retriever.retrieve("что такое NCCL", 3, defined="")
+    other = fast_retriever.retrieve("что такое NCCL", 3, defined="ROCm")
+    assert own.hits[0].slug == "nccl" and own.hits[0].score > none.hits[0].score + 5
+    assert other.hits[0].slug == "rocm"
+
+
 @pytest.mark.parametrize(
     ("question", "answers"),
     [  # issue 11: problem-phrased questions used to cite CUDA, GPU-hour, Hopper…
