@@ -242,18 +242,9 @@ class Engine:
         )
         return self._finish(ctx, meta, refused=True)
 
-    def _general_first(self, req: Searched) -> list[str]:
-        """«что такое HBM?» leads with the entry that explains the family (HBM3e), also when
-        only the newest generation (HBM4) made it into the scope: it is among the top hits."""
-        slugs = req.scope.slugs
-        pool = [*slugs, *(h.slug for h in req.retrieval.hits[:3] if h.slug not in slugs)]
-        lead = general_first(pool, self.entries, req.text)[0]
-        if lead not in slugs:
-            return [lead, *slugs]
-        return general_first(slugs, self.entries, req.text)
-
     def _explain(self, req: Searched) -> Answer:
-        slugs = self._general_first(req)  # «HBM» → HBM3e first
+        nearby = [h.slug for h in req.retrieval.hits[:3]]
+        slugs = general_first(req.scope.slugs, self.entries, req.text, nearby)  # «HBM» → HBM3e
         retrieval, question = req.retrieval, req.question.text
         route: Route = "comparison" if len(slugs) > 1 and req.scope.comparison else "term"
         if route == "term" and not (

@@ -165,19 +165,28 @@ def _opens_with_name(entry: Entry, sentence: str) -> bool:
     return any(head.startswith(normalize_name(n)) for n in entry.names if n)
 
 
-def general_first(slugs: Sequence[str], entries: dict[str, Entry], question: str) -> list[str]:
+def general_first(
+    slugs: Sequence[str], entries: dict[str, Entry], question: str, nearby: Sequence[str] = ()
+) -> list[str]:
     """«что такое HBM?»: HBM3e and HBM4 both extend the asked name with a generation number.
     The one whose text speaks of the bare name («В HBM кристаллы DRAM…») explains the general
-    idea, so it leads; the newest generation is not the answer to a generic question."""
+    idea, so it leads; the newest generation is not the answer to a generic question.
+
+    `nearby`: the other top hits, where that entry may be when only the newest generation made
+    it into `slugs`; it then joins in front of it."""
     out = list(slugs)
     for name in dict.fromkeys(_FAMILY.findall(question)):
-        family = [s for s in out if s in entries and _extends(entries[s], name)]
-        if len(family) < 2 or any(_is_named(entries[s], name) for s in out if s in entries):
+        pool = [s for s in dict.fromkeys([*out, *nearby]) if s in entries]
+        family = [s for s in pool if _extends(entries[s], name)]
+        present = [s for s in family if s in out]
+        if len(family) < 2 or not present or any(_is_named(entries[s], name) for s in pool):
             continue
         best = max(family, key=lambda s: _bare_mentions(entries[s].text, name))
-        if _bare_mentions(entries[best].text, name) > _bare_mentions(entries[family[0]].text, name):
-            out.remove(best)
-            out.insert(out.index(family[0]), best)
+        first = present[0]
+        if _bare_mentions(entries[best].text, name) > _bare_mentions(entries[first].text, name):
+            if best in out:
+                out.remove(best)
+            out.insert(out.index(first), best)
     return out
 
 

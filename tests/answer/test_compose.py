@@ -60,6 +60,15 @@ def test_general_entry_first_for_a_family_name(glossary: Any) -> None:
     # a named generation, or a single match, keeps the retrieval order
     assert general_first(["hbm4", "hbm3e"], entries, "что такое HBM4?") == ["hbm4", "hbm3e"]
     assert general_first(["gddr7", "vram"], entries, "что такое GDDR?") == ["gddr7", "vram"]
+    # only the newest generation in the scope: the explaining entry joins from the top hits
+    nearby = ["hbm4", "vram", "hbm3e"]
+    assert general_first(["hbm4", "vram"], entries, "что такое HBM?", nearby) == [
+        "hbm3e",
+        "hbm4",
+        "vram",
+    ]
+    # a family absent from the answer does not join it
+    assert general_first(["vram"], entries, "что такое HBM?", ["vram", "hbm4", "hbm3e"]) == ["vram"]
 
 
 def test_what_is_hbm_leads_with_the_general_entry(pipeline: Any) -> None:
