@@ -60,4 +60,6 @@ def wants_calculation(
         return ask or not _HOW.search(_ABOUT.sub("", t))
     if missing:  # a follow-up to a calculation gets its question back, not a term answer
         return (ask and hard) or (carried and (ask or hard))
+    if _HARD_KEYS & set(arguments) == {"duration"} and not ask:
+        return False  # «стих коллеге на день рождения»: a duration alone asks for no cost
     return hard and (ask or not _HOW.search(t))

@@ -83,6 +83,11 @@ def test_follow_up_and_counterpart_cues() -> None:
         ("what about int4?", [], {"params_b": 8}, True, True),
         ("вы что-то фильтруете до сервера?", [], {"egress": True}, False, False),
         ("сколько трафика включено на 8-GPU сервере", [], {"egress": True}, False, True),
+        # a duration alone is no cost question; with a card or an ask it is
+        ("напиши стих коллеге на день рождения", [], {"duration": 1}, False, False),
+        ("8 H100 на неделю", [], {"duration": 1, "gpu": "h100-sxm"}, False, True),
+        ("сколько выйдет неделя?", [], {"duration": 1}, False, True),
+        ("а на неделю?", [], {"duration": 1}, True, True),
     ],
 )
 def test_calculation_gate(
