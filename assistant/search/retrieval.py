@@ -141,9 +141,11 @@ class AliasMatcher:
         strength of a name that is an everyday word («что такое куда» defines it: 1.0)."""
         raw = words(query)
         found: dict[str, float] = {}
+        # only the word as written is the everyday one: «куду», «на куде» are CUDA's own forms
+        plain = self.EVERYDAY.intersection(raw)
         for tokens in (raw, [lemma(w) for w in raw]):
             for phrase in _ngrams(tokens, self.longest):
-                strength = everyday if phrase in self.EVERYDAY else float(phrase.count(" ") + 1)
+                strength = everyday if phrase in plain else float(phrase.count(" ") + 1)
                 for slug in self.phrases.get(phrase, ()):
                     found[slug] = max(found.get(slug, 0.0), strength)
         for tokens in (raw, [lemma(w) for w in raw]):

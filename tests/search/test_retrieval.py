@@ -184,6 +184,7 @@ def test_everyday_words_are_weak_names_unless_defined() -> None:
     assert matcher.match("в один миг всё упало").get("mig") == 0.5
     assert matcher.match("куда", everyday=1.0) == {"cuda": 1.0}
     assert matcher.match("поставил куда тулкит")["cuda"] == 2.0
+    assert matcher.match("какую куду ставить под драйвер 550") == {"cuda": 1.0}  # CUDA's form
     assert matcher.match("MIG на H100")["mig"] == 1.0
 
 
