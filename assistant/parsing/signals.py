@@ -64,7 +64,10 @@ _DOMAIN = re.compile(
     r"дообуч\w*|чекпоинт\w*|pytorch|пайторч|jax|tensorflow|интерконнект\w*|hbm|gddr|chip|чип\w*"
 )
 _DEFINITION = re.compile(
-    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|объясни\w*|"
+    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|"
+    r"объясни\w*,?(?: (?:мне|нам),?)?"
+    r"(?: (?:вкратце|кратко|коротко|простыми словами|по-простому),?)?"
+    r"(?: что (?:такое|значит|за))?|"
     r"(?:зачем|для чего) (?:нужен|нужн\w*)|что дела(?:ет|ют)|"
     r"what is|what's|what are|explain|tell me about|what does)\s+(.+?)(?: do)?\??$"
 )
@@ -143,8 +146,16 @@ def defined_term(text: str) -> str:
     return _defined_term(text, tokenize(text).folded)
 
 
+# «VRAM — что это такое простыми словами?»: how to explain it, not part of the term or question
+_HOW_TO_EXPLAIN = re.compile(
+    r"[\s,]*(?:простыми словами|по-простому|по простому|вкратце|кратко|коротко|в двух словах|"
+    r"если просто|in simple terms|simply|briefly)\s*\??$"
+)
+
+
 def _defined_term(text: str, folded: str) -> str:
     """«что такое X» or «X что это» → X in the user's spelling, else ""."""
+    folded = _HOW_TO_EXPLAIN.sub("", folded)
     match = _DEFINITION.match(folded)
     if match:
         return _original_span(text, match.group(1))

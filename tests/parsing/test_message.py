@@ -57,6 +57,9 @@ def test_signals_and_the_defined_term_are_read_with_the_message() -> None:
         ("what does vLLM do?", "vLLM"),
         ("что делать, если OOM на обучении", ""),  # a problem, not a purpose question
         ("что делать если OOM", ""),
+        ("VRAM — что это такое простыми словами", "VRAM"),  # how to explain is no part of it
+        ("что такое KV-кэш простыми словами?", "KV-кэш"),
+        ("объясни мне вкратце, что такое MoE", "MoE"),
     ],
 )
 def test_purpose_questions_define_their_term(text: str, term: str) -> None:
