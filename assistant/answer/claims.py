@@ -84,6 +84,9 @@ class Lexicon:
     forms: dict[str, str] = field(default_factory=dict, repr=False)  # surface form → kind:id
     cache: dict[str, tuple[Group, ...]] = field(default_factory=dict, repr=False)  # slug → claims
     starts: dict[str, int] = field(default_factory=dict, repr=False)  # first word → most words
+    # draft segment → its quantities: an embedded answer is glossary sentences, the same few
+    # hundred again and again (~0.6 ms per answer to re-read); bounded for LLM drafts
+    drafts: dict[str, tuple[Quantity, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, glossary: Glossary | None = None, catalog: Catalog | None = None) -> Lexicon:

@@ -132,11 +132,25 @@ def unsupported(text: str, cited: Sequence[int], sources: ClaimSources) -> list[
         marks = [_markers(s) for s in sents]
         for i, sentence in enumerate(sents):
             for segment, own in _segments(sentence):
-                qs = quantities(segment, sources.lexicon, draft=True)
+                qs = draft_quantities(segment, sources.lexicon)
                 if qs:
                     borrowed = own or _neighbour(marks, i)
                     problems += _check(qs, _groups(borrowed, cited, sources), sources)
     return problems
+
+
+DRAFT_CACHE = 4096
+
+
+def draft_quantities(segment: str, lexicon: Lexicon) -> tuple[Quantity, ...]:
+    """quantities(segment, draft=True), remembered per lexicon (a pure function of the text)."""
+    found = lexicon.drafts.get(segment)
+    if found is None:
+        found = tuple(quantities(segment, lexicon, draft=True))
+        if len(lexicon.drafts) >= DRAFT_CACHE:  # LLM drafts are all different: start over
+            lexicon.drafts.clear()
+        lexicon.drafts[segment] = found
+    return found
 
 
 def _markers(sentence: str) -> list[int]:
@@ -175,7 +189,7 @@ def _groups(marks: list[int], cited: Sequence[int], sources: ClaimSources) -> li
     return entry_groups + sources.tools
 
 
-def _check(qs: list[Quantity], groups: list[Group], sources: ClaimSources) -> list[str]:
+def _check(qs: Sequence[Quantity], groups: list[Group], sources: ClaimSources) -> list[str]:
     rest = [q for q in qs if not _supported(q, sources.user)]
     if not rest or any(all(_supported(q, g) for q in rest) for g in groups):
         return []

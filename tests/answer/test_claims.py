@@ -162,3 +162,17 @@ def test_tool_figures_keep_their_gpu(lexicon: Lexicon) -> None:
     sources = _tool("какие GPU подойдут для Llama 3 70B в FP8", lexicon)
     assert unsupported("У NVIDIA H200 141 ГБ — поместится.", [], sources) == []
     assert unsupported("У NVIDIA L40S 96 ГБ — поместится.", [], sources) != []
+
+
+def test_draft_quantities_are_remembered_and_bounded(catalog: Catalog, glossary: Any) -> None:
+    """A glossary sentence is read once per lexicon; the memory starts over when full."""
+    from assistant.answer import support
+
+    lexicon = Lexicon.build(glossary, catalog)
+    text = "У H200 141 ГБ памяти HBM3e [1]."
+    first = support.draft_quantities(text, lexicon)
+    assert first == tuple(quantities(text, lexicon, draft=True)) and first
+    assert support.draft_quantities(text, lexicon) is first  # not read again
+    for i in range(support.DRAFT_CACHE):
+        support.draft_quantities(f"{i} ГБ", lexicon)
+    assert len(lexicon.drafts) <= support.DRAFT_CACHE
