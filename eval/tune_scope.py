@@ -149,21 +149,42 @@ def tune_thresholds(
     return {"values": dict(zip(THRESHOLDS, best, strict=True)), "rates": kept[best]}
 
 
-def tune_question_threshold(all_cases: list[Case], vocabulary: Any, floor: float) -> dict[str, Any]:
+def tune_question_threshold(
+    all_cases: list[Case], vocabulary: Any, floor: float, ceiling: float | None = None
+) -> dict[str, Any]:
     """Q_SURE with the other thresholds fixed: the lowest error sum among values that keep the
     refusal floor with room (so do the values two steps either side: the edge is where a new
-    question crosses first); the middle of the plateau of equal values."""
+    question crosses first); the middle of the plateau of equal values.
+
+    With a `ceiling` on in-scope false refusals: the highest out-of-scope refusal among the
+    values that stay under it (then the fewest false refusals, then the plateau's middle)."""
     n_out = sum(not c.inside for c in all_cases)
     table = {}
     grid = steps(0.85, 0.96, 0.0025)
     for q in grid:
         _set({"Q_SURE": q})
         table[q] = rates(all_cases, vocabulary)
+    if ceiling is not None:
+        return _under_ceiling(table, ceiling)
     floor_kept = {k for k, v in table.items() if round(v[0] * n_out) >= round(floor * n_out)}
     room = {grid[i] for i in range(2, len(grid) - 2) if set(grid[i - 2 : i + 3]) <= floor_kept}
     kept = {k: v for k, v in table.items() if k in room}
     least = min(round((1.0 - v[0]) + v[1], 6) for v in kept.values())
     plateau = sorted(k for k, v in kept.items() if round((1.0 - v[0]) + v[1], 6) == least)
+    best = plateau[len(plateau) // 2]
+    _set({"Q_SURE": best})
+    return {
+        "values": {"Q_SURE": best},
+        "plateau": [plateau[0], plateau[-1]],
+        "rates": kept[best],
+        "table": {str(k): [round(x, 4) for x in v] for k, v in table.items()},
+    }
+
+
+def _under_ceiling(table: dict[float, tuple[float, float]], ceiling: float) -> dict[str, Any]:
+    kept = {k: v for k, v in table.items() if v[1] <= ceiling + 1e-9}
+    top = max((round(v[0], 6), -round(v[1], 6)) for v in kept.values())
+    plateau = sorted(k for k, v in kept.items() if (round(v[0], 6), -round(v[1], 6)) == top)
     best = plateau[len(plateau) // 2]
     _set({"Q_SURE": best})
     return {
@@ -229,7 +250,9 @@ def main() -> None:
         "thresholds": tune_thresholds(all_cases, vocabulary, floor, args.max_false_refusal),
     }
     _set(result["thresholds"]["values"])
-    result["question_threshold"] = tune_question_threshold(all_cases, vocabulary, floor)
+    result["question_threshold"] = tune_question_threshold(
+        all_cases, vocabulary, floor, args.max_false_refusal
+    )
     if not args.skip_margins:
         _set({n: current[n] for n in MARGINS})
         result["citations_current_margins"] = citation_scores(pipeline, all_cases)

@@ -73,7 +73,15 @@ _DEFINITION = re.compile(
 )
 # «тензорные ядра что это», «MIG — это что такое?»: the term first, the question after it
 _DEFINITION_AFTER = re.compile(
-    r"^(.+?)\s*[—–-]?\s*(?:это\s+что(?:\s+такое)?|что\s+это(?:\s+такое)?|что\s+такое)\s*\??$"
+    r"^(.+?)\s*[—–-]?\s*(?:это\s+что(?:\s+такое)?|что\s+это(?:\s+такое)?|что\s+такое)"
+    r"(?:\s*,?\s+и\s+.+)?\s*\??$"  # «кубфлоу что такое и нужен ли он»: a second question
+)
+# Where the term of «что такое X …» ends: a dash or a bracket, or «и» opening a second question
+# («что такое DoRA — это разновидность лоры?», «что такое CDNA и чем она отличается»); not a
+# comma: «что за операция, когда каждая карта…» describes the thing asked about
+_TERM_END = re.compile(
+    r"\s*(?:[—–(;:]|\s-\s|\?|,?\s(?:и|and)\s+(?:чем|как\w*|зачем|нужн\w*|нужен|помога\w*|почему|"
+    r"где|сколько|можно|стоит|что|есть|он|она|оно|они|его|её|ее|их|why|how|what|when|is|do|does)\b)"
 )
 DEFINED_MAX_WORDS = 4  # a longer head is a problem description («…ловлю OOM, что это»)
 _ANAPHORA = re.compile(
@@ -158,7 +166,8 @@ def _defined_term(text: str, folded: str) -> str:
     folded = _HOW_TO_EXPLAIN.sub("", folded)
     match = _DEFINITION.match(folded)
     if match:
-        return _original_span(text, match.group(1))
+        term = _TERM_END.split(match.group(1), maxsplit=1)[0].strip()
+        return _original_span(text, term) if term else ""
     after = _DEFINITION_AFTER.match(folded)
     head = words(after.group(1)) if after else []
     if after and len(head) <= DEFINED_MAX_WORDS and any(w not in STOPWORDS for w in head):

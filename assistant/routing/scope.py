@@ -18,12 +18,12 @@ from assistant.parsing.text import Tokens
 from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
-COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
-COS_MAYBE = 0.8  # covered only if BM25 agrees
+COS_SURE = 0.92  # dense similarity that alone means the glossary covers the question
+COS_MAYBE = 0.825  # covered only if BM25 agrees
 # cosine to one of an entry's customer questions that alone means the glossary covers it: a
 # problem or an English question matches a customer's wording better than the entry's own text
-Q_SURE = 0.8925
-BM25_MIN = 6.0
+Q_SURE = 0.89
+BM25_MIN = 3.0
 PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
 RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
 UNSURE_MARGIN = 0.25  # the same, when the question names no entry and similarity is modest

@@ -60,6 +60,16 @@ def test_signals_and_the_defined_term_are_read_with_the_message() -> None:
         ("VRAM — что это такое простыми словами", "VRAM"),  # how to explain is no part of it
         ("что такое KV-кэш простыми словами?", "KV-кэш"),
         ("объясни мне вкратце, что такое MoE", "MoE"),
+        # the term ends where a second question or an aside begins
+        ("что такое DoRA — это какая-то разновидность лоры?", "DoRA"),
+        ("что такое CDNA у AMD и чем она отличается от RDNA?", "CDNA у AMD"),
+        ("кубфлоу что такое и нужен ли он для обучения", "кубфлоу"),
+        ("что такое sequence parallelism (context parallelism)", "sequence parallelism"),
+        (
+            "что за операция, когда каждая карта отдаёт свои числа",
+            "операция, когда каждая карта отдаёт свои числа",
+        ),
+        ("что такое ZeRO и FSDP", "ZeRO и FSDP"),
     ],
 )
 def test_purpose_questions_define_their_term(text: str, term: str) -> None:
