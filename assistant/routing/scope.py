@@ -18,7 +18,7 @@ from assistant.parsing.text import Tokens
 from assistant.routing.vocabulary import Vocabulary
 from assistant.search.retrieval import Retrieval
 
-COS_SURE = 0.92  # dense similarity that alone means the glossary covers the question
+COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
 COS_MAYBE = 0.825  # covered only if BM25 agrees
 # cosine to one of an entry's customer questions that alone means the glossary covers it: a
 # problem or an English question matches a customer's wording better than the entry's own text

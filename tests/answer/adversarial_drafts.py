@@ -39,7 +39,7 @@ QWEN = "сколько памяти нужно для Qwen 32B в FP8 с кон�
 TDP = "что такое TDP?"  # [1] TDP
 NVL72 = "что такое NVL72?"  # [1] NVL72
 HBM_GDDR = "чем HBM3e отличается от GDDR7?"  # [1] HBM3e [2] GDDR7
-NCCL = "зачем нужен NCCL?"  # [1] NCCL [2] All-reduce
+NCCL = "зачем нужен NCCL?"  # [1] NCCL (a purpose question stays on its entry)
 FP8 = "что такое FP8?"  # [1] FP8
 LORA = "дообучение 70B с LoRA на H100 влезет?"  # vram_training; [1] VRAM [2] LoRA
 
@@ -353,7 +353,7 @@ CONTEXT: dict[str, tuple[str, ...]] = {
     TDP: ("tdp",),
     NVL72: ("nvl72",),
     HBM_GDDR: ("hbm3e", "gddr7"),
-    NCCL: ("nccl", "all-reduce"),
+    NCCL: ("nccl",),
     FP8: ("fp8",),
     LORA: ("vram", "lora"),
 }
