@@ -16,7 +16,8 @@ the dev rows of out_of_scope.jsonl. Test rows are never read.
    most `--max-false-refusal` of the in-scope ones (if any candidate can); the lowest sum of
    the two error rates (out-of-scope answered + in-scope refused) wins; among equals the one
    whose neighbours (±1 grid step of each cosine) keep the best worst case — a point inside a
-   plateau, not on its edge — then the higher COS_SURE.
+   plateau, not on its edge — then the COS_SURE nearest the current one (a tie is no evidence
+   for a change: the higher one once sent «что такое HBM?» to «нет в глоссарии»).
    Then Q_SURE (a customer question's cosine that alone covers a message) with those fixed:
    the lowest error sum among values whose neighbours two steps either side keep the floor too,
    the middle of the plateau.
@@ -116,6 +117,7 @@ def tune_thresholds(
 ) -> dict[str, Any]:
     # the bundled e5-small puts unrelated Russian questions at cosine ~0.80 and answers at ~0.85+
     sure, maybe = steps(0.84, 0.92, SURE_STEP), steps(0.80, 0.88, MAYBE_STEP)
+    current_sure = scope.COS_SURE  # a tie keeps it: a value no dev row prefers is no evidence
     bm25 = [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
     table: dict[tuple[float, float, float], tuple[float, float]] = {}
     for s, m, b in itertools.product(sure, maybe, bm25):
@@ -145,7 +147,10 @@ def tune_thresholds(
         ]
         return max(errors(v) for v in found)
 
-    best = min(kept, key=lambda k: (round(errors(kept[k]), 6), worst_neighbour(k), -k[0]))
+    best = min(
+        kept,
+        key=lambda k: (round(errors(kept[k]), 6), worst_neighbour(k), abs(k[0] - current_sure)),
+    )
     return {"values": dict(zip(THRESHOLDS, best, strict=True)), "rates": kept[best]}
 
 
