@@ -158,7 +158,7 @@ class Engine:
             text,
             k=6,
             named=message.terms if own else None,
-            defined=message.signals.defined_term if own else None,
+            defined=message.defined if own else None,
         )
         if req.message.signals.counterpart:
             retrieval = self._without_subject(retrieval, req)

@@ -33,6 +33,7 @@ import argparse
 import itertools
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -170,26 +171,26 @@ def tune_question_threshold(
         _set({"Q_SURE": q})
         table[q] = rates(all_cases, vocabulary)
     if ceiling is not None:
-        return _under_ceiling(table, ceiling)
+        under = {k: v for k, v in table.items() if v[1] <= ceiling + 1e-9}
+        return _middle_of_best(table, under, lambda v: (v[0], -v[1]))
     floor_kept = {k for k, v in table.items() if round(v[0] * n_out) >= round(floor * n_out)}
     room = {grid[i] for i in range(2, len(grid) - 2) if set(grid[i - 2 : i + 3]) <= floor_kept}
     kept = {k: v for k, v in table.items() if k in room}
-    least = min(round((1.0 - v[0]) + v[1], 6) for v in kept.values())
-    plateau = sorted(k for k, v in kept.items() if round((1.0 - v[0]) + v[1], 6) == least)
-    best = plateau[len(plateau) // 2]
-    _set({"Q_SURE": best})
-    return {
-        "values": {"Q_SURE": best},
-        "plateau": [plateau[0], plateau[-1]],
-        "rates": kept[best],
-        "table": {str(k): [round(x, 4) for x in v] for k, v in table.items()},
-    }
+    return _middle_of_best(table, kept, lambda v: (-((1.0 - v[0]) + v[1]),))
 
 
-def _under_ceiling(table: dict[float, tuple[float, float]], ceiling: float) -> dict[str, Any]:
-    kept = {k: v for k, v in table.items() if v[1] <= ceiling + 1e-9}
-    top = max((round(v[0], 6), -round(v[1], 6)) for v in kept.values())
-    plateau = sorted(k for k, v in kept.items() if (round(v[0], 6), -round(v[1], 6)) == top)
+def _middle_of_best(
+    table: dict[float, tuple[float, float]],
+    kept: dict[float, tuple[float, float]],
+    score: Callable[[tuple[float, float]], tuple[float, ...]],
+) -> dict[str, Any]:
+    """Among `kept`, the Q_SURE values with the best (rounded) score; the plateau's middle."""
+
+    def rounded(v: tuple[float, float]) -> tuple[float, ...]:
+        return tuple(round(x, 6) for x in score(v))
+
+    top = max(rounded(v) for v in kept.values())
+    plateau = sorted(k for k, v in kept.items() if rounded(v) == top)
     best = plateau[len(plateau) // 2]
     _set({"Q_SURE": best})
     return {

@@ -48,10 +48,10 @@ def count(text: str) -> int:
 
 
 # «час», «часа», «часов», «часик»…, but not «часть», «частей», «частично»
-HOUR = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
+HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
 _MONTH = r"(?:в|за|/|per|a) ?(?:мес\w*|month\w*|mo)\b|ежемесячн\w*|monthly"
 _HOUR = (
-    rf"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:{HOUR}|ч\b|h\b|hr\w*|hour\w*)"
+    rf"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:{HOUR_WORD}|ч\b|h\b|hr\w*|hour\w*)"
     r"|почасов\w*|hourly"
 )
 _DOLLAR = r"(?:\$|долл\w*|usd|бакс\w*|dollars?)"
@@ -120,7 +120,7 @@ def _total_price(t: str) -> bool:
 
 
 _DURATIONS = [
-    ("hours", rf"{HOUR}|ч\b|h\b|hours?"),
+    ("hours", rf"{HOUR_WORD}|ч\b|h\b|hours?"),
     ("days", r"сут\w*|дн\w*|день|days?"),
     ("weeks", r"недел\w*|weeks?"),
     ("months", r"месяц\w*|мес\b|months?"),
@@ -172,7 +172,7 @@ def duration(t: str, out: Found) -> None:
         if re.search(rf"(?<![\w]){pattern}(?![\w])", t):
             out.params.update(duration=value, duration_unit=unit)
             return
-    m = re.search(rf"(?<![\w.]){NUM} ?(?:gpu|гпу)[ -]?{HOUR}", t)
+    m = re.search(rf"(?<![\w.]){NUM} ?(?:gpu|гпу)[ -]?{HOUR_WORD}", t)
     if m and not _rate_of_one(t, m):  # «100 GPU-часов» = 100 hours of one GPU
         out.params.update(
             duration=signed(t, m.start(1), clean(float(m.group(1)))), duration_unit="hours"
@@ -203,9 +203,9 @@ def duration(t: str, out: Found) -> None:
 _UNIT_HOURS = {"hours": 1, "days": 24, "weeks": 168}
 _PART = (
     rf"{NUM} ?(?:(?P<weeks>недел\w*|weeks?)|(?P<days>сут\w*|дн\w*|день|days?)|"
-    rf"(?P<hours>{HOUR}|ч\b|hours?))"
+    rf"(?P<hours>{HOUR_WORD}|ч\b|hours?))"
 )
-_ANY = rf"{NUM} ?(?:недел\w*|weeks?|сут\w*|дн\w*|день|days?|{HOUR}|ч\b|hours?)"
+_ANY = rf"{NUM} ?(?:недел\w*|weeks?|сут\w*|дн\w*|день|days?|{HOUR_WORD}|ч\b|hours?)"
 _COMPOUND = re.compile(rf"(?<![\w.]){_ANY}(?:(?:,| и| плюс| \+) {_ANY})+(?![\w])")
 _ONE_UNIT = re.compile(r"(?<![\w])(на|в течение) (недел[юя]|сутки|день)(?= (?:и|плюс|\+) \d)")
 

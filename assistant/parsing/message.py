@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
@@ -25,19 +25,24 @@ from assistant.corpus.catalog import Catalog
 from assistant.parsing.dates import DateMention, dates
 from assistant.parsing.extract import Extraction, bare_context, extract_normalised
 from assistant.parsing.numbers import normalise
-from assistant.parsing.signals import Signals, signals
-from assistant.parsing.text import Tokens, tokenize
+from assistant.parsing.signals import DEFINED_MAX_WORDS, PAIR_CUE, Signals, signals
+from assistant.parsing.text import Tokens, tokenize, words
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
-_PAIR_CUE = re.compile(
-    r"\b(?:или|либо|or|чем|than|против|vs|лучше|хуже|быстрее|медленнее|better|faster)\b", re.I
-)
 
 
 class TermMatcher(Protocol):
     """Glossary names in a text → slug → match strength (search/retrieval.py's AliasMatcher)."""
 
     def match(self, query: str, everyday: float = 0.5) -> dict[str, float]: ...
+
+
+def names_defined(terms: TermMatcher, term: str) -> dict[str, float]:
+    """The entries «что такое X» names, for X to lead the answer: only the head of X («что за
+    роутер в моэ моделях и куда он токены шлёт» defines a router; «куда» further on is not
+    CUDA), and an everyday word («что такое куда») as a full name."""
+    head = " ".join(words(term)[:DEFINED_MAX_WORDS])
+    return terms.match(head, everyday=1.0) if head else {}
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,8 @@ class ParsedMessage:
     terms: Mapping[str, float]  # glossary slugs named → strength (words in the longest name)
     signals: Signals
     term: Tokens | None  # the X of «что такое X», read in its own right
+    # the entries the defined term names (names_defined): retrieval puts them first
+    defined: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     # «NVLink или PCIe?»: a weak cue (или, чем, против) stands between two entries named; in
     # «это с разреженностью 2:4 или без?» it stands between something else
     paired: bool = False
@@ -118,7 +125,10 @@ class Reader:
         found = dates(normalised)
         sig = signals(text, tokens)
         quantities = extract_normalised(normalised, self.catalog, found)
-        terms = self._terms(text, quantities.gpus, quantities.models, sig.defined_term)
+        defined = (
+            names_defined(self.terms, sig.defined_term) if self.terms and sig.defined_term else {}
+        )
+        terms = self._terms(text, quantities.gpus, quantities.models, defined)
         return ParsedMessage(
             text=text,
             tokens=tokens,
@@ -131,6 +141,7 @@ class Reader:
             terms=MappingProxyType(terms),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,
+            defined=MappingProxyType(defined),
             paired=sig.weak_comparison and len(terms) >= 2 and self._paired(text),
         )
 
@@ -138,7 +149,7 @@ class Reader:
         """Some «или» / «чем» / «против» has one named entry before it and another after it."""
         if self.terms is None:
             return False
-        for cue in _PAIR_CUE.finditer(text):
+        for cue in PAIR_CUE.finditer(text):
             before = set(self.terms.match(text[: cue.start()]))
             after = set(self.terms.match(text[cue.end() :]))
             if before and after and (before | after) != before & after:
@@ -146,15 +157,18 @@ class Reader:
         return False
 
     def _terms(
-        self, text: str, gpus: tuple[str, ...], models: tuple[str, ...] = (), defined: str = ""
+        self,
+        text: str,
+        gpus: tuple[str, ...],
+        models: tuple[str, ...] = (),
+        defined: Mapping[str, float] | None = None,
     ) -> dict[str, float]:
         """Glossary entries named in the text, plus the architecture of every card and the family
         of every model named (weaker than a name: «на H100 быстрее, чем в BF16» compares
         formats, not Hopper with BF16)."""
         found = self.terms.match(text) if self.terms else {}
-        if defined and self.terms:  # «что такое куда»: the everyday word is the name asked about
-            for slug, strength in self.terms.match(defined, everyday=1.0).items():
-                found[slug] = max(found.get(slug, 0.0), strength)
+        for slug, strength in (defined or {}).items():  # «что такое куда»: a name after all
+            found[slug] = max(found.get(slug, 0.0), strength)
         implied = [self.architecture.get(g, ()) for g in gpus]
         implied += [self.family.get(m, ()) for m in models]
         for slug in (s for slugs in implied for s in slugs):

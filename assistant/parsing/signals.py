@@ -54,6 +54,11 @@ _COMPARISON = re.compile(
 )
 # «или», «лучше» compare only when the question names both things («LoRA или QLoRA»).
 _WEAK_COMPARISON = re.compile(r"\bили\b|лучше|хуже|быстрее|медленнее|\bпротив\b|\bor\b|better")
+# The same cues as words that stand between the two things compared («NVLink или PCIe»,
+# «быстрее, чем в BF16»): the reader checks a named entry on each side (message.py).
+PAIR_CUE = re.compile(
+    r"\b(?:или|либо|or|чем|than|против|vs|лучше|хуже|быстрее|медленнее|better|faster)\b", re.I
+)
 # Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
 _DOMAIN = re.compile(
     r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import numpy as np
 
 from assistant.corpus.glossary import Glossary
-from assistant.parsing.signals import DEFINED_MAX_WORDS, defined_term
+from assistant.parsing.message import names_defined
+from assistant.parsing.signals import defined_term
 from assistant.parsing.text import deletes, lemma, normalize_phrase, transliterate, words
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
@@ -86,7 +87,7 @@ class Retriever(Protocol):
         k: int = 5,
         vector: np.ndarray | None = None,
         named: Mapping[str, float] | None = None,
-        defined: str | None = None,
+        defined: Mapping[str, float] | None = None,
     ) -> Retrieval: ...
 
 
@@ -352,29 +353,24 @@ class HybridRetriever:
         k: int = 5,
         vector: np.ndarray | None = None,
         named: Mapping[str, float] | None = None,
-        defined: str | None = None,
+        defined: Mapping[str, float] | None = None,
     ) -> Retrieval:
-        """`named`, `defined`: the aliases and the defined term («что такое X» → X) already read
-        from this very query (the parsed message has them); None: read them here."""
+        """`named`, `defined`: the aliases and the entries the defined term names («что такое X»
+        → X's entries) already read from this very query (the parsed message has them); None:
+        read them here."""
         w = self.weights
         vec = self.embed(query) if vector is None else vector
         (dense, asked), bm25 = self._dense(vec, w.depth), self._bm25(query, w.depth)
         alias = dict(named) if named is not None else self.aliases.match(query)
         fused = self.fuse(dense, bm25, alias, asked)
-        term = defined_term(query) if defined is None else defined
-        for slug, strength in self._defined(term).items():
+        if defined is None:
+            defined = names_defined(self.aliases, defined_term(query))
+        # «Что такое InfiniBand?» is answered by InfiniBand first, even when RoCE (which explains
+        # itself through InfiniBand) scores higher; the longer name first («cuda cores» > «cuda»)
+        for slug, strength in defined.items():
             fused[slug] = fused.get(slug, w.dense * -0.2) + w.lead * min(strength, 2.0)
         _keep_named_near_top(fused, alias, w.named_top)
         return Retrieval(query, self._hits(fused, k), dense, bm25, alias, vec, asked)
-
-    def _defined(self, term: str) -> dict[str, float]:
-        """«Что такое InfiniBand?» is answered by InfiniBand first, even when RoCE (which explains
-        itself through InfiniBand) scores higher: the entries named by the defined term lead,
-        the longer name first («cuda cores» before «cuda»)."""
-        # only the head of the term: «что за роутер в моэ моделях и куда он токены шлёт» defines
-        # a router, and «куда» further on is not CUDA
-        head = " ".join(words(term)[:DEFINED_MAX_WORDS])
-        return self.aliases.match(head, everyday=1.0) if head else {}
 
     def _hits(self, scores: dict[str, float], k: int) -> list[SearchHit]:
         return [

@@ -77,6 +77,15 @@ def test_purpose_questions_define_their_term(text: str, term: str) -> None:
     assert read(text).signals.defined_term == term
 
 
+def test_the_entries_a_definition_names_are_read_once(glossary: Glossary) -> None:
+    """The head of the term only, an everyday word as a full name; none without a definition."""
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))
+    assert dict(reader.read("что такое куда").defined) == {"cuda": 1.0}
+    assert dict(reader.read("что такое куда").terms)["cuda"] == 1.0
+    assert "nvlink" in reader.read("объясни мне вкратце, что такое NVLink").defined
+    assert dict(reader.read("куда девается память?").defined) == {}
+
+
 def test_a_bare_size_is_kept_for_a_memory_follow_up() -> None:
     m = read("а для 32k?")
     assert "context_tokens" not in m.quantities.params  # no «контекст», no «токенов»

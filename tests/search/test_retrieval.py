@@ -103,10 +103,10 @@ def test_aliases_found_by_the_reader_are_reused(fast_retriever: HybridRetriever)
 
 
 def test_the_defined_term_read_by_the_reader_is_reused(fast_retriever: HybridRetriever) -> None:
-    """The definition lead follows the term it is given: "" means no definition was read."""
+    """The definition lead follows the names it is given: {} means no definition was read."""
     own = fast_retriever.retrieve("что такое NCCL", 3)
-    none = fast_retriever.retrieve("что такое NCCL", 3, defined="")
-    other = fast_retriever.retrieve("что такое NCCL", 3, defined="ROCm")
+    none = fast_retriever.retrieve("что такое NCCL", 3, defined={})
+    other = fast_retriever.retrieve("что такое NCCL", 3, defined={"rocm": 1.0})
     assert own.hits[0].slug == "nccl" and own.hits[0].score > none.hits[0].score + 5
     assert other.hits[0].slug == "rocm"
 
