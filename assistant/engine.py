@@ -268,7 +268,12 @@ class Engine:
             confidence=req.scope.confidence,
         )
         meta.evidence = [_evidence(p) for p in picked]
-        return self._finish(ctx, meta)
+        answer = self._finish(ctx, meta)
+        if req.scope.unknown_term and req.message.signals.defined_term:
+            # «что такое DoRA — это разновидность лоры?»: LoRA is explained, DoRA is not ours
+            note = self.embedded.unknown_note(req.message.signals.defined_term)
+            return answer.model_copy(update={"answer": f"{note}\n\n{answer.answer}"})
+        return answer
 
     def _supporting(self, slugs: list[str], retrieval: Retrieval, question: str) -> list[str]:
         """Add a top-3 entry whose best sentence answers the question nearly as well as the

@@ -56,6 +56,23 @@ def test_term_not_in_glossary_says_so_and_offers_nearest(pipeline) -> None:
     assert a.meta.handoff
 
 
+def test_a_name_spelled_in_mixed_case_is_not_a_typo_of_a_known_one(pipeline) -> None:
+    # «DoRA» is one letter from «lora», but capitals inside the word mark a deliberate name
+    a = pipeline.answer("что такое DoRA?")
+    assert a.route == "not_found" and "нет статьи о «DoRA»" in a.answer
+    typo = pipeline.answer("что такое Qlroa?")
+    assert typo.route == "term" and typo.citations[0].slug == "qlora"
+
+
+def test_unknown_defined_term_beside_a_named_entry_says_which_is_missing(pipeline) -> None:
+    a = pipeline.answer("что такое DoRA — это разновидность лоры?")
+    assert a.route == "term" and a.citations[0].slug == "lora"
+    assert a.answer.startswith("В нашем глоссарии нет статьи о «DoRA»")
+    assert "LoRA" in a.answer.split("\n\n", 1)[1]
+    plain = pipeline.answer("что такое LoRA?")
+    assert not plain.answer.startswith("В нашем глоссарии нет")
+
+
 def test_every_number_in_a_term_answer_comes_from_a_cited_entry(pipeline) -> None:
     a = pipeline.answer("какая пропускная способность у NVLink в Blackwell")
     cited = " ".join(pipeline.engine.entries[c.slug].text for c in a.citations)

@@ -92,6 +92,10 @@ class EmbeddedGenerator:
     def _render(self, name: str, **ctx: Any) -> str:
         return render(self.prompts_dir, f"embedded/{name}.j2", **ctx)
 
+    def unknown_note(self, term: str) -> str:
+        """The line that says a defined term has no entry, before what the entries named say."""
+        return self._render("unknown_term", term=term).strip()
+
     def generate(self, ctx: AnswerContext) -> str:
         if ctx.route == "greeting":
             return self._render("greeting", examples=EXAMPLES, thanks=ctx.thanks)

@@ -24,6 +24,15 @@ _COMMON_TECH = frozenset(
 )
 
 
+# «DoRA», «GaLore»: capitals inside a Latin word mean it was spelled as a name on purpose, so a
+# one-letter distance to a known name («lora») is another technology, not a typo.
+_MIXED_CASE = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b|\b[A-Z]{2,}[a-z]+[A-Za-z]*\b")
+
+
+def _spelled_as_names(text: str) -> frozenset[str]:
+    return frozenset(m.group(0).lower() for m in _MIXED_CASE.finditer(text))
+
+
 class Vocabulary:
     """Every word of every entry, the catalogues' model and GPU names and common tech words."""
 
@@ -66,10 +75,11 @@ class Vocabulary:
         latin = [w for w, _ in tokens if re.search(r"[a-z]", w)]
         if english_guard and len(latin) > max(2, len(tokens) // 2):
             return []
+        spelled = _spelled_as_names(text.text)
         out = []
         for w, lem in tokens:
             if w in latin:
-                if w not in self.words and not self.is_typo_of_known(w):
+                if w not in self.words and (w in spelled or not self.is_typo_of_known(w)):
                     out.append(w)
             elif lem not in self.lemmas:
                 out.append(w)
