@@ -22,6 +22,7 @@ from assistant.answer.generation import EmbeddedGenerator, LLMGenerator, VLLMGen
 from assistant.conversation.validation import validate_message
 from assistant.corpus.catalog import load_catalog
 from assistant.corpus.glossary import Glossary, load_glossary
+from assistant.corpus.slang import load_slang
 from assistant.embedding.batching import BatchingEmbedder
 from assistant.embedding.model import Embedder, load_embedder
 from assistant.engine import Engine
@@ -51,7 +52,9 @@ def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> H
         ann_threshold=settings.ann_threshold,
         progress=progress,
     )
-    return HybridRetriever(glossary, index, embedder)
+    return HybridRetriever(
+        glossary, index, embedder, slang=load_slang(settings.corpus_dir, glossary)
+    )
 
 
 class Pipeline:

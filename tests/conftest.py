@@ -17,6 +17,7 @@ import pytest
 from assistant.answer.generation import EmbeddedGenerator, LLMGenerator
 from assistant.corpus.catalog import Catalog, load_catalog
 from assistant.corpus.glossary import Glossary
+from assistant.corpus.slang import load_slang
 from assistant.engine import Engine
 from assistant.pipeline import Pipeline
 from assistant.search.indexing import build_index
@@ -69,7 +70,8 @@ def retriever(settings: Settings, glossary, embedder):
     from assistant.search.retrieval import HybridRetriever
 
     index, _ = open_index(glossary, embedder, settings.index_dir)
-    return HybridRetriever(glossary, index, embedder)
+    slang = load_slang(settings.corpus_dir, glossary)
+    return HybridRetriever(glossary, index, embedder, slang=slang)
 
 
 @pytest.fixture(scope="session")
@@ -86,10 +88,11 @@ def _pipeline(
 
 
 @pytest.fixture(scope="session")
-def fast_retriever(glossary: Glossary) -> HybridRetriever:
+def fast_retriever(settings: Settings, glossary: Glossary) -> HybridRetriever:
     """Real FAISS, BM25 and alias matching over the hash embedder: no model, built in ~0.3 s."""
     embedder = HashEmbedder()
-    return HybridRetriever(glossary, build_index(glossary, embedder), embedder)
+    slang = load_slang(settings.corpus_dir, glossary)
+    return HybridRetriever(glossary, build_index(glossary, embedder), embedder, slang=slang)
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 import numpy as np
 
 from assistant.corpus.glossary import Glossary
+from assistant.corpus.slang import Slang
 from assistant.parsing.message import names_defined
 from assistant.parsing.signals import defined_term
 from assistant.parsing.text import deletes, lemma, normalize_phrase, transliterate, words
@@ -277,8 +278,10 @@ class HybridRetriever:
         index: SearchIndex,
         embedder: Embedder,
         weights: FusionWeights = FusionWeights(),
+        slang: Slang | None = None,
     ) -> None:
         self.glossary = glossary
+        self.slang = slang or Slang()
         self.index = index
         self.embedder = embedder
         self.weights = weights
@@ -331,7 +334,7 @@ class HybridRetriever:
     def _bm25(self, query: str, depth: int) -> dict[str, float]:
         from assistant.parsing.text import lemmas
 
-        scores = self.index.bm25.scores(lemmas(query))
+        scores = self.index.bm25.scores(self.slang.expand(lemmas(query)))
         n = min(len(scores), depth * 8)
         top: Iterable[int] = np.argpartition(-scores, n - 1)[:n] if n else []
         return _best_per_slug(
