@@ -269,10 +269,12 @@ class Engine:
         )
         meta.evidence = [_evidence(p) for p in picked]
         answer = self._finish(ctx, meta)
-        if req.scope.unknown_term and req.message.signals.defined_term:
+        if req.scope.unknown_term and req.message.signals.defined_term and not req.message.defined:
             # «что такое DoRA — это разновидность лоры?»: LoRA is explained, DoRA is not ours
             note = self.embedded.unknown_note(req.message.signals.defined_term)
-            return answer.model_copy(update={"answer": f"{note}\n\n{answer.answer}"})
+            # refused: what was asked about has no entry (the agent page says so, not the LLM)
+            update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
+            return answer.model_copy(update=update)
         return answer
 
     def _supporting(self, slugs: list[str], retrieval: Retrieval, question: str) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from assistant.corpus.glossary import Glossary
 from assistant.parsing.message import Reader
-from assistant.routing.scope import BM25_MIN, COS_MAYBE, Q_SURE, Scope, decide_scope
+from assistant.routing.scope import BM25_MIN, COS_MAYBE, Q_AGREE, Q_SURE, Scope, decide_scope
 from assistant.routing.vocabulary import Vocabulary
 from assistant.schema import SearchHit
 from assistant.search.retrieval import AliasMatcher, Retrieval
@@ -91,3 +91,18 @@ def test_a_close_customer_question_alone_covers_the_message(
     assert scope.in_scope and scope.slugs[0] == "vllm"
     below = dataclasses.replace(far, questions={"vllm": Q_SURE - 0.005})
     assert not decide_scope(message, message.tokens, below, vocabulary).in_scope
+
+
+def test_a_close_customer_question_needs_its_entry_near_the_top_of_another_leg(
+    reader: Reader, vocabulary: Vocabulary
+) -> None:
+    """«придумай название для телеграм-канала про нейросети» lands near some chat-register
+    question of CUDA, while neither the entry texts nor BM25 lead to CUDA: not covered."""
+    text = "придумай название для моего телеграм-канала про нейросети"
+    ranked = [f"filler-{i}" for i in range(Q_AGREE)] + ["cuda"]
+    far = evidence(text, ranked, reader, cos=COS_MAYBE - 0.01, bm25=0.0)
+    lone = dataclasses.replace(far, questions={"cuda": Q_SURE + 0.01})
+    message = reader.read(text)
+    assert not decide_scope(message, message.tokens, lone, vocabulary).in_scope
+    near = dataclasses.replace(lone, dense={**far.dense, "cuda": COS_MAYBE})  # now the text's best
+    assert decide_scope(message, message.tokens, near, vocabulary).in_scope
