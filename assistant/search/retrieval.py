@@ -269,6 +269,18 @@ def fuse(
     return fused
 
 
+def _numpy_blas_single_threaded() -> None:
+    """The dense leg's one matrix-vector product (~1 600 chunks × 384) takes 0.02–0.04 ms on one
+    thread; on numpy's two OpenBLAS threads it waits for a core the embedding model's threads
+    still spin on: 0.3 ms on average, up to 8 ms (docs/benchmarks.md). Only numpy's own BLAS is
+    limited, not the embedding runtime's threads."""
+    from threadpoolctl import ThreadpoolController
+
+    for lib in ThreadpoolController().lib_controllers:
+        if lib.internal_api == "openblas" and "numpy" in lib.filepath:
+            lib.set_num_threads(1)
+
+
 class HybridRetriever:
     SCORE_ALL = 4096
 
@@ -306,6 +318,7 @@ class HybridRetriever:
         # One query at a time: FAISS's own threads fight torch's for 2 cores (16–24 ms vs 0.3 ms
         # per search when the other core is busy, docs/benchmarks.md).
         faiss.omp_set_num_threads(1)
+        _numpy_blas_single_threaded()
 
     def embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)

@@ -209,3 +209,15 @@ def test_a_named_entry_takes_third_place_not_first(fast_retriever: HybridRetriev
     leaders, far = [h.slug for h in every[:2]], every[-1].slug  # the last of all the entries
     named = fast_retriever.retrieve("вопрос про аренду", 5, named={far: 1.0})
     assert [h.slug for h in named.hits[:4]] == [*leaders, far, every[2].slug]
+
+
+def test_numpy_blas_runs_on_one_thread_once_a_retriever_exists(fast_retriever) -> None:
+    """Two BLAS threads wait for a core the embedding runtime spins on (docs/benchmarks.md)."""
+    from threadpoolctl import ThreadpoolController
+
+    numpy_blas = [
+        lib
+        for lib in ThreadpoolController().lib_controllers
+        if lib.internal_api == "openblas" and "numpy" in lib.filepath
+    ]
+    assert numpy_blas and all(lib.num_threads == 1 for lib in numpy_blas)
