@@ -30,7 +30,7 @@ class Draft:
 
 NVLINK = "что такое NVLink?"  # [1] NVLink
 GPU_HOUR = "что такое GPU-час?"  # [1] GPU-час
-H200 = "какая память у H200?"  # [1] HBM3e [2] Hopper [3] пропускная способность памяти
+H200 = "какая память у H200?"  # [1] HBM3e [2] Hopper [3] GDDR7
 NVLINK_PCIE = "чем NVLink отличается от PCIe?"  # [1] NVLink [2] PCIe Gen5
 VRAM_70B = "сколько памяти нужно 70B в FP8"  # vram_inference; [1] VRAM [2] FP8
 COST = "сколько стоит аренда восьми H100 на неделю?"  # gpu_cost; [1] GPU-час
@@ -132,7 +132,7 @@ DRAFTS: tuple[Draft, ...] = (
         H200,
         "По данным NVIDIA, HBM3e даёт H200 288 ГБ с пропускной способностью около 8 ТБ/с [1].",
     ),
-    bad("entity", H200, "Пропускная способность памяти H200 — 864 ГБ/с [3]."),
+    bad("entity", H200, "Пропускная способность памяти H200 — около 1,8 ТБ/с [3]."),  # RTX 5090's
     bad("citation", H200, "HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [2]."),
     bad("rounded", H200, "У H200 около 140 ГБ памяти HBM3e [1]."),
     bad("unit", H200, "HBM3e даёт H200 141 ТБ/с [1]."),
@@ -344,7 +344,7 @@ DRAFTS: tuple[Draft, ...] = (
 CONTEXT: dict[str, tuple[str, ...]] = {
     NVLINK: ("nvlink",),
     GPU_HOUR: ("gpu-hour",),
-    H200: ("hbm3e", "hopper", "memory-bandwidth"),
+    H200: ("hbm3e", "hopper", "gddr7"),
     NVLINK_PCIE: ("nvlink", "pcie-gen5"),
     VRAM_70B: ("vram", "fp8"),
     COST: ("gpu-hour",),
