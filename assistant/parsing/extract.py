@@ -71,19 +71,21 @@ class Extraction:
 # ---------------------------------------------------------------- precision
 
 # «4-битный float», «8-битный флоат», «4 бита с плавающей точкой» are FP4 / FP8, not INT4 / INT8
-_FLOAT = r"(?:float|флоат\w*|с плавающ\w* (?:точк|запят)\w*)"
+_FLOAT = r"(?:float\w*|floating[ -]point|флоат\w*|с плавающ\w* (?:точк|запят)\w*)"
+# «4bit», «8-bit», «16 bit»: the English word too (chat writes it in Latin, not only «4 бита»)
+_BIT = r"(?:бит|bit)\w*"
 _PRECISION_PATTERNS = [
     (
         "fp32",
-        r"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?бит\w*",
+        rf"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?{_BIT}",
     ),
     ("bf16", r"bf ?16|bfloat ?16|бф ?16|бфлоат\w*|brain float"),
-    ("fp16", r"fp ?16|float ?16|фп ?16|половинн\w* точност\w*|half precision|16[ -]?бит\w*"),
-    ("fp8", rf"fp ?8|float ?8|фп ?8|e4m3|e5m2|8[ -]?бит\w* {_FLOAT}"),
-    ("int8", rf"int ?8|инт ?8|q8\w*|8[ -]?бит\w*(?! {_FLOAT})|восьмибит\w*"),
+    ("fp16", rf"fp ?16|float ?16|фп ?16|половинн\w* точност\w*|half precision|16[ -]?{_BIT}"),
+    ("fp8", rf"fp ?8|float ?8|фп ?8|e4m3|e5m2|8[ -]?{_BIT} {_FLOAT}"),
+    ("int8", rf"int ?8|инт ?8|q8\w*|8[ -]?{_BIT}(?! {_FLOAT})|восьмибит\w*"),
     ("nf4", r"nf ?4|нф ?4"),
-    ("fp4", rf"nvfp4|mxfp4|fp ?4|фп ?4|float ?4|4[ -]?бит\w* {_FLOAT}"),
-    ("int4", rf"int ?4|инт ?4|q4\w*|awq|gptq|4[ -]?бит\w*(?! {_FLOAT})|четырехбит\w*"),
+    ("fp4", rf"nvfp4|mxfp4|fp ?4|фп ?4|float ?4|4[ -]?{_BIT} {_FLOAT}"),
+    ("int4", rf"int ?4|инт ?4|q4\w*|awq|gptq|4[ -]?{_BIT}(?! {_FLOAT})|четырехбит\w*"),
 ]
 # «KV-кэш в FP8», «кэш в int8»: the precision is the cache's; whole words only — «квантануть в
 # 4 бита», «квантование в FP8» are about the weights

@@ -82,6 +82,12 @@ def test_sizes_and_models(text: str, params: dict[str, Any]) -> None:
         ("4-битный float", "fp4"),  # a 4-bit float is FP4, not INT4
         ("4 бита с плавающей точкой", "fp4"),
         ("8-битный флоат", "fp8"),
+        ("в 4bit", "int4"),  # the English word, as chat writes it
+        ("8-bit", "int8"),
+        ("in 16 bit", "fp16"),
+        ("with 4-bit float weights", "fp4"),
+        ("8-bit floating point", "fp8"),
+        ("32-bit", "fp32"),
     ],
 )
 def test_precisions(text: str, precision: str) -> None:
