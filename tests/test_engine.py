@@ -73,6 +73,39 @@ def test_other_vendor_prices_are_not_calculated(fast_pipeline: Pipeline) -> None
     assert a.route == "out_of_scope" and not a.tool_calls
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "напиши стих про видеокарты",
+        "сочини шутку про GPU",
+        "придумай название для телеграм-канала про нейросети",
+        "write a poem about nvlink",
+    ],
+)
+def test_creative_writing_about_the_topic_is_not_a_glossary_question(
+    fast_pipeline: Pipeline, text: str
+) -> None:
+    a = fast_pipeline.answer(text)
+    assert a.route == "out_of_scope" and a.refused and not a.citations
+
+
+def test_writing_verbs_still_ask_for_calculations(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("напиши, сколько памяти нужно 70B в FP8")
+    assert a.route == "numeric" and a.tool_calls[0].result["values"]["weights_gb"] == 70.0
+
+
+def test_english_cost_questions_are_calculated(fast_pipeline: Pipeline) -> None:
+    two_weeks = fast_pipeline.answer("cost of 8 h100 for two weeks")  # «two» is a number
+    assert two_weeks.route == "numeric" and "336 ч" in two_weeks.answer.replace("\xa0", " ")
+    for text, card in (
+        ("what's the price of l40s per hour", "L40S"),
+        ("цена за H200 на месяц", "H200"),  # «цена за» asks a price as «сколько стоит» does
+    ):
+        a = fast_pipeline.answer(text)
+        assert a.route == "clarify" and f"По какой цене считать {card}" in a.answer, text
+    assert fast_pipeline.answer("what is a gpu-hour?").route == "term"
+
+
 def test_greeting_offers_examples(fast_pipeline: Pipeline) -> None:
     a = fast_pipeline.answer("привет")
     assert a.route == "greeting" and "NVLink" in a.answer and not a.refused

@@ -39,6 +39,14 @@ _NOT_OURS = re.compile(
     r"договор\w*|ндс|"
     r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|\bsla\b|крипт\w*"
 )
+# Creative writing about the topic («напиши стих про видеокарты», «придумай название для канала
+# про нейросети»): no glossary entry answers it, whatever words it shares with one.
+_CREATIVE = re.compile(
+    r"(?<!\w)(?:напиши|написать|сочини\w*|придумай|придумать|write|compose|make up)\s+"
+    r"(?:\w+\s+){0,3}?(?:стих\w*|стишок|шутк\w*|анекдот\w*|песн\w*|рассказ\w*|сказк\w*|"
+    r"поздравлени\w*|названи\w*|слоган\w*|тост\w*|рэп\w*|поэм\w*|хокку|"
+    r"poem|joke|song|story|slogan|name)(?!\w)"
+)
 _GREETING = re.compile(
     r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
     r"доброго времени суток|приветики)\b"
@@ -146,7 +154,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         domain=bool(_DOMAIN.search(t)),
         follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
         defined_term=_defined_term(text, t),
-        not_ours=bool(_NOT_OURS.search(t)),
+        not_ours=bool(_NOT_OURS.search(t) or _CREATIVE.search(t)),
         counterpart=bool(_COUNTERPART.search(t)),
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),

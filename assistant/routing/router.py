@@ -8,7 +8,8 @@ from assistant.parsing.intent import CHOOSE_CARD, TAKE
 from assistant.parsing.message import ParsedMessage
 
 _ASKS_DEFINITION = re.compile(
-    r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|what is|what's|what are)(?!\w)"
+    r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|"
+    r"(?:what is|what's|what are)(?! (?:the )?(?:price|cost|total)))(?!\w)"
 )
 
 # An explicit request to compute something (not «why does it not fit», which is a term question).
@@ -16,7 +17,8 @@ _CALC_ASK = re.compile(
     r"(?<!\w)(?:сколько|скока|скоко|скок|скольк\w*|посчита\w*|рассчита\w*|подсчита\w*|прикин\w*|"
     r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
     r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
-    r"какова цена|какая стоимость|на скольк\w*|how much|how many|calculate|estimate|fit|"
+    r"какова цена|какая стоимость|цен[аеуы] за|на скольк\w*|how much|how many|calculate|"
+    r"estimate|fit|cost\w*|pric\w*|"
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
     rf"{CHOOSE_CARD}|"

@@ -96,9 +96,9 @@ def test_a_close_customer_question_alone_covers_the_message(
 def test_a_close_customer_question_needs_its_entry_near_the_top_of_another_leg(
     reader: Reader, vocabulary: Vocabulary
 ) -> None:
-    """«придумай название для телеграм-канала про нейросети» lands near some chat-register
-    question of CUDA, while neither the entry texts nor BM25 lead to CUDA: not covered."""
-    text = "придумай название для моего телеграм-канала про нейросети"
+    """«как выбрать тему диплома про нейросети» lands near some chat-register question of CUDA,
+    while neither the entry texts nor BM25 lead to CUDA: not covered."""
+    text = "как выбрать тему диплома про нейросети"
     ranked = [f"filler-{i}" for i in range(Q_AGREE)] + ["cuda"]
     far = evidence(text, ranked, reader, cos=COS_MAYBE - 0.01, bm25=0.0)
     lone = dataclasses.replace(far, questions={"cuda": Q_SURE + 0.01})
