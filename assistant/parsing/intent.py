@@ -71,7 +71,8 @@ _REQUEST = re.compile(
     r"почем(?!у)|во сколько (?:\w+ )?обойд\w*|how much|how many|"
     r"посчитай|рассчитай|прикинь|calculate|"
     # «цена за H200 на месяц», «price of an L40S per hour», «cost for 8 H100»
-    r"(?<![\w])(?:цен[аеуы] за|(?:price|cost)s? (?:of|for|to))(?![\w])"
+    # (a card model after «за»: «цену за одну карту» in a how-to question is no request)
+    r"(?<![\w])(?:цен[аеуы] за (?:\d+ )?[a-z]+\d|(?:price|cost)s? (?:of|for|to)(?![\w]))"
 )
 
 
