@@ -23,10 +23,11 @@ from assistant.search.bm25 import BM25Index
 if TYPE_CHECKING:
     from assistant.embedding.model import Embedder
 
-CHUNKING_VERSION = "entry+sentences+questions-v5"
+CHUNKING_VERSION = "entry+sentences+questions-v6"
 MANIFEST = "manifest.json"
-# A sentence ends at . ! ? before a capital, a quote or a camel-case name such as «vLLM».
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-ZА-ЯЁ«]|[a-z]+[A-Z])")
+# A sentence ends at . ! ? before a capital, a quote or a camel-case name such as «vLLM»; not
+# after «См.» («См. GPU для дообучения.» is one reference, not «См.» and a stray fragment).
+_SENTENCE_RE = re.compile(r"(?<=[.!?])(?<!См\.)\s+(?=[A-ZА-ЯЁ«]|[a-z]+[A-Z])")
 ProgressFn = Callable[[int, int], None]
 
 

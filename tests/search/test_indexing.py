@@ -21,6 +21,7 @@ from assistant.search.indexing import (
     open_index,
     read_manifest,
     save_index,
+    split_sentences,
 )
 from assistant.settings import ROOT
 
@@ -152,3 +153,22 @@ def test_missing_index_dir_is_created(
     _, rebuilt = open_index(load_glossary(small_corpus), embedder, target)
     assert rebuilt and (target / "manifest.json").exists()
     shutil.rmtree(target)
+
+
+def test_a_see_also_reference_stays_one_sentence() -> None:
+    """«См. GPU для дообучения.» split after «См.» gave a stray «GPU для дообучения.» that answers
+    showed as text (the reference itself becomes a link, never text)."""
+    text = "LoRA требует меньше видеопамяти. См. GPU для дообучения. Аналог у AMD — ROCm."
+    assert split_sentences(text) == [
+        "LoRA требует меньше видеопамяти.",
+        "См. GPU для дообучения.",
+        "Аналог у AMD — ROCm.",
+    ]
+
+
+def test_every_see_also_sentence_of_the_glossary_is_split_whole(glossary) -> None:
+    for entry in glossary.entries:
+        sentences = split_sentences(entry.text)
+        assert "См." not in sentences, entry.slug
+        for ref in entry.see_also:
+            assert any(ref.sentence in s for s in sentences), (entry.slug, ref.sentence)
