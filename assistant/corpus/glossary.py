@@ -6,7 +6,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,18 @@ class Glossary:
 
     def by_slug(self) -> dict[str, Entry]:
         return {e.slug: e for e in self.entries}
+
+    @cached_property
+    def lemmas(self) -> frozenset[str]:
+        """Every lemma of the entries' texts and names, stop words kept: the words the glossary
+        uses (the question vocabulary and the slang map's check); read once per glossary."""
+        from assistant.parsing.text import lemmas
+
+        found: set[str] = set()
+        for entry in self.entries:
+            for chunk in (entry.text, *entry.names):
+                found.update(lemmas(chunk, keep_stopwords=True))
+        return frozenset(found)
 
     def get(self, slug: str) -> Entry:
         for e in self.entries:

@@ -14,7 +14,7 @@ from typing import Any
 
 from assistant.corpus.glossary import Glossary
 from assistant.errors import CorpusError, CorpusProblem
-from assistant.parsing.text import lemma, lemmas, words
+from assistant.parsing.text import lemma, words
 
 FILE = "slang.yaml"
 
@@ -38,7 +38,7 @@ def load_slang(corpus_dir: Path, glossary: Glossary) -> Slang:
         return Slang()
     problems: list[CorpusProblem] = []
     pairs = _read_pairs(path, problems)
-    known = _glossary_lemmas(glossary)
+    known = glossary.lemmas
     out: dict[str, str] = {}
     for key, value in pairs.items():
         k, v = _one_word(key), _one_word(value)
@@ -78,14 +78,6 @@ def _fold(text: str) -> str:
 def _one_word(text: str) -> str | None:
     tokens = words(text)
     return lemma(tokens[0]) if len(tokens) == 1 else None
-
-
-def _glossary_lemmas(glossary: Glossary) -> frozenset[str]:
-    found: set[str] = set()
-    for entry in glossary.entries:
-        for chunk in (entry.text, *entry.names):
-            found.update(lemmas(chunk, keep_stopwords=True))
-    return frozenset(found)
 
 
 def _problem(record: str, message: str) -> CorpusProblem:

@@ -38,12 +38,16 @@ CHOOSE_CARD = (
 # «что взять», «что лучше выбрать»: which card to take (with a model named: a fit)
 TAKE = r"что (?:лучше )?(?:взять|выбрать|брать|арендовать)"
 
+# English price words: a cost intent, a price asked (price_words) and a calculation asked
+# (routing/router.py) all read them
+PRICE_EN = r"cost\w*|pric\w*"
+
 _INTENTS = {
     "cost": r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|обход\w*|бюджет\w*|расход\w*|"
     r"сумм\w*|денег|деньг\w*|"
     r"оплат\w*|тариф\w*|счет\w*|gpu[ -]?час\w*|гпу[ -]?час\w*|gpu-hour\w*|в час\b|в месяц\b|"
     r"за час\b|\$|долл\w*|дорог\w*|дешев\w*|почасов\w*|помесячн\w*|"
-    r"hourly|monthly|per hour|per month|§m§|cost\w*|pric\w*|expensive|cheap\w*|budget\w*",
+    rf"hourly|monthly|per hour|per month|§m§|{PRICE_EN}|expensive|cheap\w*|budget\w*",
     "training": r"обучени\w*|обучить|обучать|дообуч\w*|fine[ -]?tun\w*|finetun\w*|файн[ -]?тюн\w*|"
     r"тренир\w*|train\w*|lora|лора|лору|qlora|zero|зеро|fsdp|фсдп|adam|претрейн\w*",
     "fit": r"помест\w*|влез\w*|влаз\w*|хват\w*|войд\w*|уместит\w*|запуст\w*|поднят\w*|подним\w*|"
@@ -129,7 +133,7 @@ def price_words(t: str) -> bool:
             r"стои\w*|стоимост\w*|цен\w*|заплат\w*|обойд\w*|бюджет\w*|\$|долл\w*|дорог\w*|"
             r"сколько денег|оплат\w*|счет\w*|сумм\w*|"
             r"(?:сколько|скока|скоко|скок) (?:\w+ ){0,3}?выйд\w*|"  # «сколько выйдет» — money
-            r"(?<![\w])(?:cost\w*|pric\w*|budget\w*|expensive)",
+            rf"(?<![\w])(?:{PRICE_EN}|budget\w*|expensive)",
             t,
         )
     )

@@ -132,7 +132,7 @@ class Signals:
     domain: bool
     follow_up: bool  # refers back to the previous turn
     defined_term: str  # «что такое X» → X (folded), else ""
-    not_ours: bool  # other vendors' prices, stocks, the provider's business details
+    not_ours: bool  # other vendors' prices, stocks, the provider's business, creative writing
     counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
     thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
     continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.parsing.intent import CHOOSE_CARD, TAKE
+from assistant.parsing.intent import CHOOSE_CARD, PRICE_EN, TAKE
 from assistant.parsing.message import ParsedMessage
 
 _ASKS_DEFINITION = re.compile(
@@ -18,7 +18,7 @@ _CALC_ASK = re.compile(
     r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
     r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
     r"какова цена|какая стоимость|цен[аеуы] за|на скольк\w*|how much|how many|calculate|"
-    r"estimate|fit|cost\w*|pric\w*|"
+    rf"estimate|fit|{PRICE_EN}|"
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
     rf"{CHOOSE_CARD}|"

@@ -9,7 +9,7 @@ import re
 
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary, normalize_name
-from assistant.parsing.text import STOPWORDS, Tokens, deletes, lemmas, words
+from assistant.parsing.text import STOPWORDS, Tokens, deletes, words
 
 # Everyday words of the trade that carry no topic of their own: they must not make a question
 # look like it is about an unknown technology.
@@ -39,13 +39,11 @@ class Vocabulary:
     def __init__(self, glossary: Glossary, catalog: Catalog) -> None:
         known: set[str] = set(_COMMON_TECH)
         known |= {w for name in catalog.all_names() for w in words(name)}  # DeepSeek, L40S…
-        found: set[str] = set()
         for entry in glossary.entries:
             for chunk in (entry.text, *entry.names):
                 known.update(words(chunk))
-                found.update(lemmas(chunk, keep_stopwords=True))
         self.words = frozenset(known)
-        self.lemmas = frozenset(found)
+        self.lemmas = glossary.lemmas
         self.names = frozenset(normalize_name(n) for e in glossary.entries for n in e.names)
         # every known word and its one-letter deletions: «infinty», «rdam», «smx» are typos
         keys: set[str] = set()
