@@ -9,25 +9,25 @@ from typing import Any
 from assistant.answer.compose import Picked, SentenceBank, general_first, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
+from assistant.calculators.toolbox import Toolbox
 from assistant.corpus.catalog import Catalog
-from assistant.parsing.message import ParsedMessage, Reader
-from assistant.parsing.text import Tokens, tokenize
-from assistant.routing.router import wants_calculation
-from assistant.routing.scope import Scope, decide_scope
-from assistant.routing.triage import handoff_answer, triage
-from assistant.routing.understanding import (
+from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
+from assistant.search.indexing import split_sentences
+from assistant.search.retrieval import Retrieval, Retriever
+from assistant.search.scope import Scope, decide_scope
+from assistant.settings import Settings
+from assistant.text.tokens import Tokens, tokenize
+from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.edges import (
     UNAVAILABLE,
     no_throughput_figure,
     safe_answer,
     unthread,
 )
-from assistant.routing.vocabulary import Vocabulary
-from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
-from assistant.search.indexing import split_sentences
-from assistant.search.retrieval import Retrieval, Retriever
-from assistant.settings import Settings
-from assistant.tools.solve import NumericOutcome
-from assistant.tools.toolbox import Toolbox
+from assistant.understanding.gate import wants_calculation
+from assistant.understanding.reader import ParsedMessage, Reader
+from assistant.understanding.triage import handoff_answer, triage
+from assistant.understanding.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
 SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer

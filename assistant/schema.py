@@ -7,7 +7,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
-from assistant.tools.display import Display
+from assistant.answer.calculations.display import Display
 
 Route = Literal[
     "term",  # explain one term

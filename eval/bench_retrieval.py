@@ -235,7 +235,7 @@ def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
 
     # 1-3. bare embedding vs full search, interleaved per query so load drift hits both alike
     def latency() -> dict[str, list[float]]:
-        from assistant.parsing.text import _delatinize, lemma
+        from assistant.text.tokens import _delatinize, lemma
 
         lemma.cache_clear()  # each attempt sees the questions' words for the first time
         _delatinize.cache_clear()
@@ -439,11 +439,11 @@ def e5like_recall(
 def bench_scale(args: argparse.Namespace, rep: Report, retriever: Any) -> None:
     import faiss
 
-    from assistant.parsing.text import lemmas
     from assistant.search.bm25 import BM25Index
     from assistant.search.indexing import Chunk, SearchIndex, embed_chunks, make_faiss_index
     from assistant.search.retrieval import HybridRetriever
     from assistant.settings import Settings
+    from assistant.text.tokens import lemmas
 
     rng = np.random.default_rng(args.seed)
     n = args.scale

@@ -1,6 +1,7 @@
-"""Benchmark: the hand-written period readers (assistant/parsing/periods.py, amounts.py) against
-maintained Russian parsers — dateparser's Russian `search_dates` and natasha's DatesExtractor
-(yargy grammars) — on the dev rows that name dates, ranges, durations in words and years.
+"""Benchmark: the hand-written period readers (assistant/understanding/periods.py, amounts.py)
+against maintained Russian parsers — dateparser's Russian `search_dates` and natasha's
+DatesExtractor (yargy grammars) — on the dev rows that name dates, ranges, durations in words
+and years.
 
     .venv/bin/python eval/compare_date_parsers.py [--json]
 
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.evaluation.tools import HOURS_PER
-from assistant.parsing.numbers import normalise
+from assistant.text.numbers import normalise
 from tests.helpers import read
 
 ROOT = Path(__file__).resolve().parent.parent

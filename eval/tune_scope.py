@@ -1,4 +1,4 @@
-"""Re-calibrate the scope constants (assistant/routing/scope.py) on dev rows only.
+"""Re-calibrate the scope constants (assistant/search/scope.py) on dev rows only.
 
     .venv/bin/python eval/tune_scope.py --min-refusal 0.9796 --max-false-refusal 0.0313
     .venv/bin/python eval/tune_scope.py --json out.json
@@ -42,9 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant.evaluation.sets import SplitChoice, read_jsonl, wanted  # noqa: E402
-from assistant.parsing.message import ParsedMessage  # noqa: E402
-from assistant.routing import scope  # noqa: E402
+from assistant.search import scope  # noqa: E402
 from assistant.search.retrieval import Retrieval  # noqa: E402
+from assistant.understanding.reader import ParsedMessage  # noqa: E402
 
 THRESHOLDS = ("COS_SURE", "COS_MAYBE", "BM25_MIN")
 QUESTION_THRESHOLD = "Q_SURE"

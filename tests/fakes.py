@@ -21,10 +21,10 @@ import numpy as np
 
 from assistant.answer.generation import AnswerContext, instruction_shingles
 from assistant.errors import LLMUnavailableError
-from assistant.parsing.message import ParsedMessage
-from assistant.parsing.text import lemmas, words
 from assistant.schema import Turn
 from assistant.settings import ROOT
+from assistant.text.tokens import lemmas, words
+from assistant.understanding.reader import ParsedMessage
 
 T = TypeVar("T")
 

@@ -13,13 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from assistant.calculators.toolbox import Toolbox
 from assistant.corpus.catalog import load_catalog
-from assistant.parsing.message import ParsedMessage
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
 from assistant.settings import ROOT
-from assistant.tools.solve import NumericOutcome
-from assistant.tools.toolbox import Toolbox
+from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.reader import ParsedMessage
 
 CATALOG = load_catalog(ROOT / "corpus")
 TOOLBOX = Toolbox(CATALOG)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.corpus.glossary import Entry, normalize_name
-from assistant.parsing.text import lemmas
 from assistant.search.indexing import SearchIndex, split_sentences
+from assistant.text.tokens import lemmas
 
 _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сравнить .* можно)")
 _LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")

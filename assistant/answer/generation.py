@@ -14,13 +14,13 @@ from typing import Any, Protocol
 
 from assistant.answer.compose import Picked, paragraph
 from assistant.answer.grounding import MARKER, shingles
-from assistant.answer.prompting import render
 from assistant.corpus.glossary import Entry
 from assistant.llm import assist
 from assistant.llm.client import ChatClient
-from assistant.parsing.message import ParsedMessage
 from assistant.schema import Route, Turn
-from assistant.tools.solve import NumericOutcome
+from assistant.text.templates import render
+from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.reader import ParsedMessage
 
 EXAMPLES = (
     "что такое NVLink?",

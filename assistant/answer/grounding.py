@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from assistant.parsing.text import delatinize
 from assistant.schema import Citation, FallbackReason
+from assistant.text.tokens import delatinize
 
 if TYPE_CHECKING:
     from assistant.answer.support import ClaimSources
@@ -199,7 +199,7 @@ def check(
 
 def support_ratio(text: str, sources: Sources) -> float:
     """Share of the answer's content words that occur in its sources (garbage scores low)."""
-    from assistant.parsing.text import lemmas
+    from assistant.text.tokens import lemmas
 
     words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
     if not words:
@@ -213,7 +213,7 @@ def support_ratio(text: str, sources: Sources) -> float:
 def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
     """Word n-grams; a fragment shorter than `size` (a header such as «Статьи глоссария:»)
     counts as one n-gram of its own length, if it has at least two words."""
-    from assistant.parsing.text import words
+    from assistant.text.tokens import words
 
     tokens = words(text)
     if 2 <= len(tokens) < size:
@@ -223,7 +223,7 @@ def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
 
 def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
     """True when a draft repeats the prompt's own wording (a base model echoing its input)."""
-    from assistant.parsing.text import words
+    from assistant.text.tokens import words
 
     tokens = words(text)
     grams = {tuple(tokens[i : i + n]) for n in (2, 3, 4) for i in range(len(tokens) - n + 1)}

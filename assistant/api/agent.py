@@ -21,9 +21,9 @@ from assistant.api.models import Badge, SuggestRequest, SuggestResponse, ThreadM
 from assistant.conversation import Where
 from assistant.conversation.service import Reply
 from assistant.corpus.glossary import Entry
-from assistant.parsing.thread import ParsedThread, parse_thread
 from assistant.schema import Answer, Evidence, Turn
 from assistant.search.indexing import split_sentences
+from assistant.understanding.thread import ParsedThread, parse_thread
 
 router = APIRouter(prefix="/v1", tags=["agent"])
 API_KEY_HEADER = "X-API-Key"

@@ -10,15 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
+from assistant.answer.calculations.text import result_text
+from assistant.calculators.base import ToolResult
+from assistant.calculators.toolbox import Toolbox
 from assistant.cli import app, eval_app
 from assistant.cli.common import batch_line, console, read_stdin_lines, settings, user_errors
 from assistant.corpus.catalog import load_catalog
 from assistant.evaluation.scoring import fmt
 from assistant.evaluation.sets import SplitChoice
 from assistant.evaluation.tools import evaluate
-from assistant.tools.base import ToolResult
-from assistant.tools.render import result_text
-from assistant.tools.toolbox import Toolbox
 
 _SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
 

@@ -67,7 +67,7 @@ class Glossary:
     def lemmas(self) -> frozenset[str]:
         """Every lemma of the entries' texts and names, stop words kept: the words the glossary
         uses (the question vocabulary and the slang map's check); read once per glossary."""
-        from assistant.parsing.text import lemmas
+        from assistant.text.tokens import lemmas
 
         found: set[str] = set()
         for entry in self.entries:

@@ -14,7 +14,7 @@ from typing import Any
 
 from assistant.corpus.glossary import Glossary
 from assistant.errors import CorpusError, CorpusProblem
-from assistant.parsing.text import lemma, words
+from assistant.text.tokens import lemma, words
 
 FILE = "slang.yaml"
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.calculators.toolbox import Toolbox
 from assistant.errors import CorpusError, CorpusProblem
 from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
-from assistant.tools.solve import NumericOutcome
-from assistant.tools.toolbox import Toolbox
+from assistant.understanding.calculation import NumericOutcome
 
 HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0, "years": 8760.0}
 

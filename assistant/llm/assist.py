@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant.answer.prompting import render
 from assistant.errors import AssistantError
 from assistant.llm.client import ChatClient
-from assistant.parsing.message import ParsedMessage
-from assistant.parsing.text import lemmas, words
 from assistant.schema import Turn
+from assistant.text.templates import render
+from assistant.text.tokens import lemmas, words
+from assistant.understanding.reader import ParsedMessage
 
 log = logging.getLogger(__name__)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")

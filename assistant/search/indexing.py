@@ -17,8 +17,8 @@ import numpy as np
 
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import IndexError_, StaleIndexError
-from assistant.parsing.text import lemmas
 from assistant.search.bm25 import BM25Index
+from assistant.text.tokens import lemmas
 
 if TYPE_CHECKING:
     from assistant.embedding.model import Embedder

@@ -12,11 +12,11 @@ import numpy as np
 
 from assistant.corpus.glossary import Glossary
 from assistant.corpus.slang import Slang
-from assistant.parsing.message import names_defined
-from assistant.parsing.signals import defined_term
-from assistant.parsing.text import deletes, lemma, normalize_phrase, transliterate, words
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
+from assistant.text.tokens import deletes, lemma, normalize_phrase, transliterate, words
+from assistant.understanding.reader import names_defined
+from assistant.understanding.signals import defined_term
 
 if TYPE_CHECKING:  # keeps torch out of import time
     from assistant.embedding.model import Embedder
@@ -345,7 +345,7 @@ class HybridRetriever:
         return {self._slugs[i]: float(best[i]) for i in np.flatnonzero(np.isfinite(best))}
 
     def _bm25(self, query: str, depth: int) -> dict[str, float]:
-        from assistant.parsing.text import lemmas
+        from assistant.text.tokens import lemmas
 
         scores = self.index.bm25.scores(self.slang.expand(lemmas(query)))
         n = min(len(scores), depth * 8)

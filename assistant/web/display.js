@@ -1,4 +1,4 @@
-/* A calculation's `display` block (docs: DISPLAY contract, assistant/tools/display.py) → DOM:
+/* A calculation's `display` block (docs: DISPLAY contract, assistant/answer/calculations/display.py) → DOM:
  * title and headline, then a collapsed <details> with the inputs, the breakdown rows, the GPU
  * options table, the assumptions and the source line. Shared by the chat widget and the agent
  * page. Only strings and numbers are ever shown (textContent): a value of any other type is

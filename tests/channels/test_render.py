@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from assistant.answer.calculations.display import Display, DisplayItem, DisplayRow, DisplayTable
 from assistant.channels.telegram.render import (
     absolute_url,
     escape,
@@ -20,7 +21,6 @@ from assistant.channels.telegram.render import (
     visible_text,
 )
 from assistant.schema import Answer, Citation, ToolCall
-from assistant.tools.display import Display, DisplayItem, DisplayRow, DisplayTable
 from tests.channels.tg_html import ApiError, parse_html
 
 

@@ -10,9 +10,9 @@ import pytest
 from assistant.corpus.glossary import Glossary, load_glossary
 from assistant.corpus.slang import Slang, load_slang
 from assistant.errors import CorpusError
-from assistant.parsing.text import lemmas
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import ROOT
+from assistant.text.tokens import lemmas
 
 CORPUS = ROOT / "corpus"
 

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from assistant.calculators.registry import get_tool
 from assistant.llm import assist
 from assistant.llm.client import ChatClient
 from assistant.schema import Turn
 from assistant.settings import ROOT, Settings
-from assistant.tools.registry import get_tool
 from tests.helpers import read
 from tests.openai_server import OpenAIServer, Reply, openai_server
 

@@ -13,7 +13,6 @@ import pytest
 from assistant.corpus.glossary import load_glossary
 from assistant.embedding.model import Embedder
 from assistant.errors import StaleIndexError
-from assistant.parsing.text import lemmas
 from assistant.search.indexing import (
     bm25_documents,
     build_index,
@@ -24,6 +23,7 @@ from assistant.search.indexing import (
     split_sentences,
 )
 from assistant.settings import ROOT
+from assistant.text.tokens import lemmas
 
 pytestmark = pytest.mark.slow
 SLUGS = ["nvlink", "kv-cache", "gpu-hour", "fp8"]

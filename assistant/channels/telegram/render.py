@@ -1,7 +1,7 @@
 """Answer → Telegram HTML (escaped text, calculations, citation links) and safe splitting.
 
-A calculation is its `display` block (assistant/tools/display.py): a bold title, the inputs in
-italics, the breakdown and the GPU options as aligned <pre> tables.
+A calculation is its `display` block (assistant/answer/calculations/display.py): a bold title,
+the inputs in italics, the breakdown and the GPU options as aligned <pre> tables.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from assistant.answer.calculations.display import Display, fresh_assumptions
 from assistant.schema import Answer, Citation, ToolCall
-from assistant.tools.display import Display, fresh_assumptions
 
 TELEGRAM_LIMIT = 4096  # characters of one message text
 

@@ -1,0 +1,307 @@
+"""Numbers, names and inputs → the Russian strings of a Display (DISPLAY.md formatting rules).
+
+    num(70.63) → «70,6»   num(1344) → «1 344»   num(0.523) → «0,52»
+    gb(77.7) → «77,7 ГБ»  gb_span(77.66, 91.78) → «77–92 ГБ»   usd(3) → «3,00 $»
+    gpu_name("h100-sxm", catalog) → «H100 SXM»   model_name("llama-3-70b", catalog) → «Llama 3 …»
+    input_items(result, stated, catalog) → [(«Модель», «Llama 3 70B»), (…)]   each label once
+
+Rounding by magnitude: ≥ 100 → whole, ≥ 10 → one decimal, else two significant digits;
+decimal comma; a no-break space as the thousands separator and before a unit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from assistant.calculators.base import ToolResult
+from assistant.calculators.units import UNIT_RU, plural
+from assistant.corpus.catalog import Catalog
+
+NBSP = "\u00a0"
+
+TOOL_TITLE = {
+    "vram_inference": "Память для инференса",
+    "vram_training": "Память для обучения",
+    "gpu_fit": "Подбор GPU",
+    "gpu_cost": "Стоимость аренды",
+}
+TOOL_SOURCE = {
+    "vram_inference": "Расчёт: калькулятор VRAM",
+    "vram_training": "Расчёт: калькулятор памяти для обучения",
+    "gpu_fit": "Расчёт: подбор GPU по каталогу",
+    "gpu_cost": "Расчёт: калькулятор стоимости GPU",
+}
+METHOD_TITLE = {
+    "full": "Полное дообучение",
+    "lora": "Дообучение с LoRA",
+    "qlora": "Дообучение с QLoRA",
+}
+METHOD_TEXT = {"full": "полное дообучение", "lora": "LoRA", "qlora": "QLoRA"}
+SHARDING_TEXT = {"none": "без шардирования", "zero1": "ZeRO-1", "zero2": "ZeRO-2"}
+SHARDING_TEXT |= {"zero3": "ZeRO-3", "fsdp": "FSDP"}
+# «на 1 неделю», «на 3 суток»: the accusative after «на»
+UNIT_WORDS_ON = UNIT_RU | {"weeks": ("неделю", "недели", "недель")}
+_VENDOR = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce\s+)?(?:AMD\s+Instinct\s+|AMD\s+)?")
+
+
+def num(x: float) -> str:
+    """Rounded by magnitude, decimal comma, no-break-space thousands; trailing zeros dropped."""
+    ax = abs(x)
+    if ax >= 100 or ax == 0:
+        digits = 0
+    elif ax >= 10:
+        digits = 1
+    else:
+        digits = max(0, 1 - math.floor(math.log10(ax)))  # two significant digits
+    text = f"{x:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace(",", NBSP).replace(".", ",")
+
+
+def gb(x: float, unit: str = "ГБ") -> str:
+    return f"{num(x)}{NBSP}{unit}"
+
+
+def gb_span(lo: float, hi: float, unit: str = "ГБ", *, whole: bool = True) -> str:
+    """«77–92 ГБ» (a total widened to whole numbers from 10) or «7,2–21,6 ГБ» (each rounded)."""
+    if whole and hi >= 10:
+        a, b = num(math.floor(lo)), num(math.ceil(hi))
+    else:
+        a, b = num(lo), num(hi)
+    return f"{a}{NBSP}{unit}" if a == b else f"{a}–{b}{NBSP}{unit}"
+
+
+def usd(x: float) -> str:
+    """Money: cents below 100 $ («3,00 $»), whole dollars above («4 032 $»)."""
+    if abs(x) >= 100:
+        return f"{num(round(x))}{NBSP}$"
+    return f"{x:,.2f}".replace(",", NBSP).replace(".", ",") + f"{NBSP}$"
+
+
+def count(n: float, one: str, few: str, many: str) -> str:
+    return f"{num(n)}{NBSP}{plural(n, one, few, many)}"
+
+
+def tokens(n: int) -> str:
+    return count(n, "токен", "токена", "токенов")
+
+
+def params_short(params_b: float) -> str:
+    if params_b < 1:
+        return f"{num(params_b * 1000)}{NBSP}млн"
+    return f"{num(params_b)}{NBSP}млрд"
+
+
+def precision(p: object) -> str:
+    return str(p).upper() if isinstance(p, str) and p else ""
+
+
+def gpu_name(gpu_id: str, catalog: Catalog) -> str:
+    """Catalogue id → short display name: «H100 SXM», «GB300 NVL72», «MI355X»."""
+    g = catalog.gpus.get(gpu_id)
+    if g is None:
+        return gpu_id.upper().replace("-", " ")
+    return re.sub(r"\s*\(.*?\)", "", _VENDOR.sub("", g.name)).strip()
+
+
+def model_name(model_id: str, catalog: Catalog) -> str:
+    m = catalog.models.get(model_id)
+    return m.name if m is not None else model_id
+
+
+def sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] if text else text
+
+
+def duration(value: float, unit: str, *, on: bool = False) -> str:
+    """«1 неделя» (on=False) or «1 неделю» (after «на»)."""
+    words = (UNIT_WORDS_ON if on else UNIT_RU).get(unit, ("час", "часа", "часов"))
+    return count(value, *words)
+
+
+# -- stated inputs -------------------------------------------------------------------------------
+
+Formatter = Callable[[dict[str, Any]], str | None]
+
+
+def _pct_range(i: dict[str, Any]) -> str | None:
+    lo, hi = i.get("overhead_low_pct"), i.get("overhead_high_pct")
+    if lo is None or hi is None:
+        return None
+    return f"{num(float(lo))}–{num(float(hi))}{NBSP}%"
+
+
+def _price(key: str, per: str) -> Formatter:
+    def fmt(i: dict[str, Any]) -> str | None:
+        v = i.get(key)
+        if not isinstance(v, int | float):
+            return None
+        whom = " за все GPU" if i.get("price_scope") == "total" and (i.get("gpus") or 1) > 1 else ""
+        return f"{usd(float(v))} {per}{whom}"
+
+    return fmt
+
+
+def _get(key: str, fmt: Callable[[Any], str]) -> Formatter:
+    def read(i: dict[str, Any]) -> str | None:
+        v = i.get(key)
+        return fmt(v) if v is not None and v != "" else None
+
+    return read
+
+
+def _params(v: Any) -> str:
+    return f"{params_short(float(v))} параметров"
+
+
+def _pct(v: Any) -> str:
+    return f"{num(float(v))}{NBSP}%"
+
+
+def _yes(text: str) -> Callable[[Any], str]:
+    return lambda v: text if v else ""
+
+
+def _duration(i: dict[str, Any]) -> str | None:
+    v = i.get("duration")
+    return duration(float(v), str(i.get("duration_unit") or "hours")) if v else None
+
+
+# (input names that trigger the row, label, formatter): one label per row, in this order
+INPUT_ROWS: tuple[tuple[tuple[str, ...], str, Formatter], ...] = (
+    (("model",), "Модель", _get("model", str)),  # display names: see input_items
+    (("params_b",), "Размер модели", _get("params_b", _params)),
+    (("required_gb",), "Нужно памяти", _get("required_gb", lambda v: gb(float(v)))),
+    (("precision",), "Точность весов", _get("precision", precision)),
+    (("method",), "Метод", _get("method", lambda v: METHOD_TEXT.get(v, str(v)))),
+    (("context_tokens",), "Контекст", _get("context_tokens", lambda v: tokens(int(v)))),
+    (("batch",), "Одновременных запросов", _get("batch", lambda v: num(int(v)))),
+    (("kv_precision",), "Точность KV-кэша", _get("kv_precision", precision)),
+    (("layers",), "Слоёв", _get("layers", lambda v: num(int(v)))),
+    (("kv_heads",), "KV-голов", _get("kv_heads", lambda v: num(int(v)))),
+    (("head_dim",), "Размерность головы", _get("head_dim", lambda v: num(int(v)))),
+    (("overhead_low_pct", "overhead_high_pct"), "Запас", _pct_range),
+    (("quant_scales",), "Масштабы квантования", _get("quant_scales", _yes("учтены"))),
+    (("gpu",), "GPU", _get("gpu", str)),
+    (("gpu_memory_gb",), "Память карты", _get("gpu_memory_gb", lambda v: gb(float(v)))),
+    (("gpus",), "Число GPU", _get("gpus", lambda v: num(int(v)))),
+    (("sharding",), "Шардирование", _get("sharding", lambda v: SHARDING_TEXT.get(v, str(v)))),
+    (("lora_trainable_pct",), "Обучаемых параметров", _get("lora_trainable_pct", _pct)),
+    (("price_month",), "Цена", _price("price_month", "в месяц")),
+    (("price_hour",), "Цена", _price("price_hour", "в час")),
+    (("duration", "duration_unit"), "Срок", _duration),
+    (("hours_per_month",), "Часов в месяце", _get("hours_per_month", lambda v: num(float(v)))),
+    (("gib",), "Единицы", _get("gib", _yes("ГиБ (2³⁰ байт)"))),
+)  # fmt: skip
+
+
+def input_items(
+    result: ToolResult, stated: frozenset[str], catalog: Catalog
+) -> list[tuple[str, str]]:
+    """What the user stated (or carried from earlier turns), each label once, human values."""
+    inputs = dict(result.inputs)
+    if isinstance(inputs.get("model"), str) and inputs["model"]:
+        inputs["model"] = model_name(inputs["model"], catalog)
+    if isinstance(inputs.get("gpu"), str) and inputs["gpu"]:
+        inputs["gpu"] = gpu_name(inputs["gpu"], catalog)
+    out: dict[str, str] = {}
+    for keys, label, fmt in INPUT_ROWS:
+        if label in out or not any(k in stated for k in keys):
+            continue
+        value = fmt(inputs)
+        if value:
+            out[label] = value
+    return list(out.items())
+
+
+# -- defaults as assumptions ---------------------------------------------------------------------
+
+
+def _default(fmt: Callable[[dict[str, Any]], str | None]) -> Formatter:
+    def phrase(i: dict[str, Any]) -> str | None:
+        text = fmt(i)
+        return f"{text} — по умолчанию" if text else None
+
+    return phrase
+
+
+def _kv_precision(i: dict[str, Any]) -> str | None:
+    return f"KV-кэш в {precision(i.get('kv_precision'))}" if i.get("context_tokens") else None
+
+
+def _batch(i: dict[str, Any]) -> str | None:
+    n = int(i.get("batch") or 1)
+    return count(n, "одновременный запрос", "одновременных запроса", "одновременных запросов")
+
+
+def _context(i: dict[str, Any]) -> str | None:
+    if i.get("context_tokens"):
+        return None
+    return "Контекст не назван — KV-кэш отдельно не считали, он входит в запас"
+
+
+def _overhead(i: dict[str, Any]) -> str | None:
+    pct = _pct_range(i)
+    return f"Запас {pct} на служебные расходы" if pct else None
+
+
+def _sharding(i: dict[str, Any]) -> str | None:
+    return "Без шардирования" if (i.get("gpus") or 1) > 1 else None
+
+
+def _hours_per_month(i: dict[str, Any]) -> str | None:
+    """Only when a month is part of the sum: a price or a duration in months/years."""
+    priced = any(i.get(k) for k in ("price_month", "price_hour", "gpu"))
+    if not priced and i.get("duration_unit") not in ("months", "years"):
+        return None
+    return f"Месяц = {num(float(i.get('hours_per_month') or 730))}{NBSP}ч (среднее число часов)"
+
+
+def _gpus(i: dict[str, Any]) -> str | None:
+    if "duration" in i and not i.get("duration"):  # a price conversion: the count plays no part
+        return None
+    return f"{num(int(i.get('gpus') or 1))}{NBSP}GPU"
+
+
+def _price_scope(i: dict[str, Any]) -> str | None:
+    return "Цена за один GPU" if (i.get("gpus") or 1) > 1 else None
+
+
+DEFAULT_PHRASES: dict[str, Formatter] = {
+    "precision": _default(lambda i: f"Точность весов {precision(i.get('precision'))}"),
+    "kv_precision": _default(_kv_precision),
+    "batch": _default(_batch),
+    "context_tokens": _context,
+    "overhead_low_pct": _default(_overhead),
+    "overhead_high_pct": _default(_overhead),
+    "method": _default(lambda i: METHOD_TITLE.get(str(i.get("method")))),
+    "gpus": _default(_gpus),
+    "sharding": _default(_sharding),
+    "lora_trainable_pct": _default(
+        lambda i: (
+            f"Обучается {num(float(i.get('lora_trainable_pct') or 1))}{NBSP}% параметров "
+            "(адаптеры LoRA)"
+        )
+    ),
+    "hours_per_month": _default(
+        lambda i: (
+            f"Месяц = {num(float(i.get('hours_per_month') or 730))}{NBSP}ч "
+            "(среднее число часов в месяце)"
+        )
+    ),
+    "price_scope": _default(_price_scope),
+}
+# the calculator's own assumption (by its opening words) that a default phrase replaces
+SUPERSEDED: dict[str, tuple[str, ...]] = {
+    "kv_precision": ("kv-кэш в ",),
+    "batch": ("kv-кэш в ",),
+    "context_tokens": ("kv-кэш отдельно не считался",),
+    "lora_trainable_pct": ("обучается ",),
+    "hours_per_month": ("месяц = ",),
+    "price_scope": ("цена указана за",),
+}

@@ -1,0 +1,148 @@
+"""Tool definitions → ToolResult: the typed result model and the Tool wrapper used by the registry.
+
+    ToolResult(tool, inputs, defaults, formula, values, summary_ru, assumptions_ru)
+    Tool(name, description, input_model, compute).run(arguments, catalog) -> ToolResult
+
+`run` validates `arguments` with the tool's pydantic input model (model and GPU names resolved
+against `catalog`, handed over as validation context); every validation failure
+becomes a ToolInputError with a Russian message. `inputs` records every input used (defaults
+included) and `defaults` names the inputs that were not given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from assistant.calculators.units import num
+from assistant.corpus.catalog import Catalog
+from assistant.errors import ToolInputError
+
+Value = float | int | str | bool | list[Any] | None
+
+
+class ToolResult(BaseModel):
+    """What every calculator returns; `model_dump()` is JSON-serialisable."""
+
+    tool: str
+    inputs: dict[str, Any]
+    defaults: list[str]
+    formula: str
+    values: dict[str, Value]
+    summary_ru: str
+    assumptions_ru: list[str]
+
+
+class ToolInput(BaseModel):
+    """Base of every tool's input model: unknown keys are rejected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class Computation:
+    """What a compute function hands back; Tool.run adds inputs/defaults."""
+
+    formula: str
+    values: dict[str, Value]
+    summary_ru: str
+    assumptions_ru: list[str] = field(default_factory=list)
+    inputs: dict[str, Any] = field(default_factory=dict)  # derived inputs (e.g. model layers)
+    unused: frozenset[str] = frozenset()  # inputs irrelevant to this case (not "defaulted")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A deterministic calculator offered to the engine, the API, the CLI and the LLM."""
+
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    compute: Callable[[Any, Catalog], Computation]
+    labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        schema = self.input_model.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        return schema
+
+    def openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+    def validate(self, arguments: dict[str, Any], catalog: Catalog) -> BaseModel:
+        if not isinstance(arguments, dict):
+            raise ToolInputError("Аргументы калькулятора должны быть объектом (словарём).")
+        clean = {k: v for k, v in arguments.items() if v is not None}
+        try:
+            return self.input_model.model_validate(clean, context={"catalog": catalog})
+        except ValidationError as e:
+            raise ToolInputError(self._message(e)) from e
+
+    def run(self, arguments: dict[str, Any], catalog: Catalog) -> ToolResult:
+        parsed = self.validate(arguments, catalog)
+        comp = self.compute(parsed, catalog)
+        given = parsed.model_fields_set
+        inputs = {**parsed.model_dump(), **comp.inputs}
+        fields = type(parsed).model_fields
+        defaults = [
+            k
+            for k, f in fields.items()
+            if k not in given and f.default is not None and k not in comp.unused and k != "gib"
+        ]
+        return ToolResult(
+            tool=self.name,
+            inputs=inputs,
+            defaults=defaults,
+            formula=comp.formula,
+            values=comp.values,
+            summary_ru=comp.summary_ru,
+            assumptions_ru=comp.assumptions_ru,
+        )
+
+    def _message(self, err: ValidationError) -> str:
+        parts = []
+        for item in err.errors():
+            name = str(item["loc"][0]) if item["loc"] else "?"
+            label = self.labels.get(name, name)
+            parts.append(f"{label}: {_reason(item)}")
+        return "Неверные параметры расчёта — " + "; ".join(parts) + "."
+
+
+def _reason(item: Any) -> str:
+    kind = item["type"]
+    ctx = item.get("ctx") or {}
+    if kind in ("greater_than", "greater_than_equal"):
+        bound = ctx.get("gt", ctx.get("ge"))
+        return "должно быть больше нуля" if bound == 0 else f"должно быть не меньше {bound}"
+    if kind in ("less_than", "less_than_equal"):
+        return f"нереалистично большое значение (максимум {_num(ctx.get('lt', ctx.get('le')))})"
+    if kind == "finite_number":
+        return "должно быть конечным числом"
+    if kind == "extra_forbidden":
+        return "неизвестный параметр"
+    if kind == "missing":
+        return "не указано"
+    if kind.endswith("_parsing") or kind.endswith("_type"):
+        return "ожидается число" if "float" in kind or "int" in kind else "неверный тип значения"
+    if kind == "literal_error":
+        return f"допустимые значения: {ctx.get('expected', '')}"
+    if kind == "value_error":
+        return str(ctx.get("error", item["msg"]))
+    return str(item["msg"])
+
+
+def _num(x: Any) -> str:
+    return num(float(x)) if isinstance(x, int | float) else str(x)

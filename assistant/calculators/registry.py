@@ -1,0 +1,46 @@
+"""Tool names → Tool definitions: calculators for the engine, the HTTP API, the CLI and the LLM.
+
+Interface (stable; the answer engine is built against it):
+
+    all_tools() -> list[Tool]           vram_inference, vram_training, gpu_fit, gpu_cost
+    get_tool(name) -> Tool              unknown name → ToolInputError
+    openai_tools() -> list[dict]        [{"type": "function",
+                                          "function": {name, description, parameters}}]
+    Tool.name / .description (Russian) / .parameters (JSON schema)
+    Tool.run(arguments: dict, catalog) -> ToolResult   validates; invalid input → ToolInputError
+
+Each calculator module (memory, training, fit, cost) defines its TOOL next to its formula. The
+definitions hold no data; `Toolbox(catalog)` (calculators/toolbox.py) runs them on one catalogue.
+
+ToolResult (assistant.calculators.base): tool, inputs (every input used, defaults included),
+defaults (names of defaulted inputs), formula, values (computed numbers), summary_ru,
+assumptions_ru.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.calculators import cost, fit, memory, training
+from assistant.calculators.base import Tool, ToolResult
+from assistant.errors import ToolInputError
+
+__all__ = ["TOOLS", "Tool", "ToolResult", "all_tools", "get_tool", "openai_tools"]
+
+TOOLS: tuple[Tool, ...] = (memory.TOOL, training.TOOL, fit.TOOL, cost.TOOL)
+
+
+def all_tools() -> list[Tool]:
+    return list(TOOLS)
+
+
+def get_tool(name: str) -> Tool:
+    for t in TOOLS:
+        if t.name == name:
+            return t
+    known = ", ".join(t.name for t in TOOLS)
+    raise ToolInputError(f"Калькулятор «{name}» не найден. Доступны: {known}.")
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    return [t.openai() for t in TOOLS]

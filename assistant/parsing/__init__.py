@@ -1,1 +1,0 @@
-"""Raw message text → one ParsedMessage (message.py): tokens, lemmas, quantities, dates, signals."""

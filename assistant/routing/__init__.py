@@ -1,1 +1,0 @@
-"""Parsed message + retrieval evidence → route (term, comparison, numeric, refusal…) and scope."""

@@ -1,0 +1,157 @@
+"""Retrieval evidence + lexical signals → is the question covered by the glossary, and by what.
+
+Thresholds and margins were calibrated on the dev rows of eval/retrieval.jsonl and
+eval/problems.jsonl (in scope) against eval/out_of_scope.jsonl with the default model
+(multilingual-e5-small) and the fusion weights in search/retrieval.py, by eval/tune_scope.py:
+see docs/benchmarks.md. A different embedding
+model needs re-calibration (`assistant eval answers` shows refusal and false-refusal rates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from assistant.search.retrieval import Retrieval
+from assistant.text.tokens import Tokens
+from assistant.understanding.reader import ParsedMessage
+from assistant.understanding.signals import Signals
+from assistant.understanding.vocabulary import Vocabulary
+
+COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
+COS_MAYBE = 0.80  # covered only if BM25 agrees
+# cosine to one of an entry's customer questions that alone means the glossary covers it: a
+# problem or an English question matches a customer's wording better than the entry's own text
+Q_SURE = 0.885
+# …and its entry is among this many best of the text or BM25 leg (dev: a plateau from 8 to 20;
+# without it, 0.924 instead of 0.941 of off-topic dev rows refused, in-scope refusals equal)
+Q_AGREE = 12
+BM25_MIN = 5.0
+PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a comparison
+RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
+UNSURE_MARGIN = 0.25  # the same, when the question names no entry and similarity is modest
+UNSURE_ROOM = 1
+
+
+@dataclass(frozen=True)
+class Scope:
+    in_scope: bool
+    near_domain: bool = False  # GPU/AI-adjacent but not in the glossary → «нет статьи», nearest
+    slugs: list[str] = field(default_factory=list)
+    comparison: bool = False
+    confidence: Literal["high", "medium", "low"] = "medium"
+    unknown_term: bool = False  # «что такое X» names nothing the glossary mentions (e.g. TPU)
+
+
+def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
+    """Entries named in the question; a common-word alias («куда») counts only in context."""
+    strong = [s for s, v in retrieval.alias.items() if v >= 1.0]
+    best = max(retrieval.dense.values(), default=0.0)
+    if not strong or sig.domain or sig.defined_term or best >= COS_MAYBE:
+        return _by_rank(strong, retrieval)
+    latin = any(any("a" <= c <= "z" for c in w) for w in question.words)
+    return _by_rank(strong, retrieval) if latin else []
+
+
+def _by_rank(slugs: list[str], retrieval: Retrieval) -> list[str]:
+    rank = {h.slug: i for i, h in enumerate(retrieval.hits)}
+    return sorted(slugs, key=lambda s: (rank.get(s, 99), -retrieval.alias.get(s, 0.0)))
+
+
+def _covered(
+    named: list[str],
+    retrieval: Retrieval,
+    unknown_term: bool,
+    vocabulary: Vocabulary,
+    q: Tokens,
+    gpu: bool = False,
+) -> bool:
+    """`gpu`: the question names a catalogue GPU (H100, L40S…), ours to talk about."""
+    if named:
+        return True
+    if unknown_term:
+        return False
+    best = max(retrieval.dense.values(), default=0.0)
+    bm25 = max(retrieval.bm25.values(), default=0.0)
+    if _question_sure(retrieval):
+        return True
+    if gpu and bm25 >= BM25_MIN:  # «какая память была у H100»: the glossary names the card
+        return True
+    if any(c.isascii() and c.isalpha() for c in "".join(vocabulary.unknown_words(q))):
+        return best >= COS_SURE  # an unknown Latin term (SLURM, TPU) needs strong evidence
+    return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
+
+
+def _question_sure(retrieval: Retrieval) -> bool:
+    """A close customer question covers the message when another leg agrees on its entry: with
+    ~25 chat-register questions per entry, an off-topic chat line («придумай название для
+    канала про нейросети») finds a close one somewhere, but not in the entry the text leads to."""
+    asked = retrieval.questions
+    if not asked:
+        return False
+    slug = max(asked, key=asked.__getitem__)
+    if asked[slug] < Q_SURE:
+        return False
+    others = (retrieval.dense, retrieval.bm25)
+    return any(slug in sorted(leg, key=lambda s: -leg[s])[:Q_AGREE] for leg in others)
+
+
+def decide_scope(
+    message: ParsedMessage, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary
+) -> Scope:
+    """`question` is the message's own tokens, or the condensed question's for a follow-up."""
+    unknown = vocabulary.unknown_term(message.term)
+    # a condensed follow-up («а чем она лучше BF16?» + the topic) pairs its pronoun with the topic
+    paired = message.paired or question.folded != message.tokens.folded
+    scope = _decide(
+        message.signals, question, retrieval, vocabulary, unknown, bool(message.gpus), paired
+    )
+    return replace(scope, unknown_term=unknown)
+
+
+def _decide(
+    sig: Signals,
+    question: Tokens,
+    retrieval: Retrieval,
+    vocabulary: Vocabulary,
+    unknown: bool,
+    gpu: bool = False,
+    paired: bool = False,
+) -> Scope:
+    """`paired`: a weak cue («или», «лучше», «чем») stands between two of the entries named."""
+    if sig.not_ours or not retrieval.hits:
+        return Scope(in_scope=False, near_domain=False)
+    named = _named(retrieval, sig, question)
+    if not _covered(named, retrieval, unknown, vocabulary, question, gpu):
+        return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
+    top = retrieval.hits[0]
+    if (sig.comparison_cue or (sig.weak_comparison and paired)) and len(named) >= 2:
+        return Scope(True, slugs=named[:3], comparison=True, confidence="high")
+    if sig.comparison_cue and len(retrieval.hits) > 1:
+        second = retrieval.hits[1]
+        if top.score - second.score <= PAIR_MARGIN or second.slug in named:
+            return Scope(True, slugs=[top.slug, second.slug], comparison=True)
+    best = max(retrieval.dense.values(), default=0.0)
+    confidence: Literal["high", "medium", "low"] = (
+        "high" if top.slug in named or best >= COS_SURE + 0.02 else "medium"
+    )
+    if not named and best < COS_SURE:
+        confidence = "low"
+    return Scope(
+        True, slugs=[top.slug, *_runners_up(named, retrieval, confidence)], confidence=confidence
+    )
+
+
+def _runners_up(
+    named: list[str], retrieval: Retrieval, confidence: Literal["high", "medium", "low"]
+) -> list[str]:
+    """Close runners-up add a supporting paragraph; when unsure, show the two next candidates."""
+    top = retrieval.hits[0]
+    extra = [s for s in named if s != top.slug][:1]
+    margin, room = (RUNNER_UP, 1) if confidence == "high" else (UNSURE_MARGIN, UNSURE_ROOM)
+    for hit in retrieval.hits[1:]:
+        if len(extra) >= room or top.score - hit.score > margin:
+            break
+        if hit.slug not in extra:
+            extra.append(hit.slug)
+    return extra

@@ -1,0 +1,185 @@
+"""Short follow-ups to a calculation → the parameter they change, read against what is carried.
+
+with_follow_up(read("а для 32k?"), carried)   → context 32 768 after a memory question
+with_follow_up(read("а на одной?"), carried)  → gpus 1 after a calculation with GPUs
+with_follow_up(read("у неё 24 ГБ"), carried)  → gpu_memory_gb 24 after the question back
+                                                about an unknown card's memory
+with_follow_up(read("а 80 гигов хватит?"), carried) → gpu_memory_gb 80 after a memory question
+with_follow_up(read("да, возьми пример"), carried, "h100-sxm") → the glossary's example card
+                                                after the question back about the price
+with_follow_up(read("а если по 3.2?"), carried) → price_hour 3.2 after a cost at an hourly price
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any
+
+from assistant.understanding import intent
+from assistant.understanding.quantities import Extraction
+from assistant.understanding.reader import ParsedMessage
+
+SIZE = ("model", "params_b")
+CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
+MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
+SHORT_FOLLOW_UP_WORDS = 5
+ASKS_FIT_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
+
+
+def _has(p: Any, *keys: str) -> bool:
+    return any(k in p for k in keys)
+
+
+def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+    if not carried.get("tool"):
+        return False
+    return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
+
+
+def asks_fit(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+    """A longer follow-up (up to 8 words) that asks where the carried calculation fits: which
+    card («16к, и на какой карте лучше?» after the agent asked for the context) or whether it
+    fits what it names («will it fit on a 4090?», «окей, а в bf16 влезет в h100?»). A fit word
+    alone («неделю не могу запустить модель») is no such question."""
+    if not carried.get("tool") or len(message.words) > ASKS_FIT_WORDS:
+        return False
+    q = message.quantities
+    return intent.chooses_card(message.normalised) or ("fit" in q.intents and bool(q.params))
+
+
+_BARE_COUNT = re.compile(
+    r"(?:^|\s)(?:на|в|для|взять|возьм\w*|бер[её]м|беру) (\d{1,5}|одн(?:ой|у|ом))(?: ?x)?"
+    r"(?: (?:таких|штук\w*|шт))?\s*[?!.…]*$"
+)
+
+
+_ONLY_COUNT = re.compile(
+    r"^(?:(?:а|и|ну|ну а|а если|тогда) )?(\d{1,5})(?: ?x)?(?: (?:таких|такие|штук\w*|шт|карт\w*))?"
+    r"\s*[?!.…]*$"
+)
+
+
+def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+    """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count;
+    after a fit on a card a number alone is too («ну а две?»)."""
+    if "gpus" in ex.params or not short_follow_up(message, carried):
+        return ex
+    if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
+        return ex
+    m = _BARE_COUNT.search(message.normalised)
+    if m is None and carried.get("tool") == "gpu_fit" and _has(carried, "gpu", "gpu_memory_gb"):
+        m = _ONLY_COUNT.search(message.normalised)  # «ну а две?» after a fit on a card
+    if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
+        return ex
+    n = int(m.group(1)) if m.group(1).isdigit() else 1
+    gpus = Extraction(params=MappingProxyType({"gpus": n}))
+    return ex.merged(gpus)
+
+
+_BARE_MEMORY = re.compile(r"(?<![\w.])(\d{1,5}(?:\.\d+)?) ?(?:гб|gb|гиг\w*|гигабайт\w*)(?![\w])")
+
+
+_NUMBER_ONLY = re.compile(
+    r"^(?:(?:ну|там|у нее|у него|примерно|около) )?(\d{1,5}(?:\.\d+)?)\s*[?!.…]*$"
+)
+
+
+def _memory_expected(carried: dict[str, Any], ex: Extraction) -> bool:
+    """The question back about an unknown card's memory is open, or a memory calculation is
+    followed by «хватит?» / «влезет?» naming no card («а 80 гигов хватит?»)."""
+    if "gpu_memory_gb" in ex.params:
+        return False
+    if "gpu_label" in carried and "gpu_memory_gb" not in carried:
+        return True
+    inference = carried.get("tool") in ("vram_inference", "gpu_fit")
+    return inference and ex.verdict and not _has(ex.params, "gpu", "gpu_label")
+
+
+def _with_bare_memory(
+    message: ParsedMessage, carried: dict[str, Any], ex: Extraction
+) -> Extraction:
+    """«24 ГБ», «там 48 гигов», or a number alone («12») after the question back about an
+    unknown card's memory; «а 80 гигов хватит?» after a memory calculation: the memory of the
+    card asked about."""
+    if not _memory_expected(carried, ex):
+        return ex
+    m = _BARE_MEMORY.search(message.normalised)
+    if m is None and carried.get("asked") == "gpu_memory":  # «Сколько памяти у этой карты?»
+        m = _NUMBER_ONLY.search(message.normalised)  # «12», «ну 16»
+    if m is None or not short_follow_up(message, carried):
+        return ex
+    return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
+
+
+# «да», «давай пример», «бери из глоссария»: yes to the offer in the question back
+_YES = re.compile(
+    r"^(?:да|ага|угу|давай\w*|ок|окей|ok|okay|yes|конечно|хорошо|возьм\w*|бери\w*|"
+    r"посчитай\w*|считай\w*)(?!\w)|пример\w* из глоссари\w*|по примеру|как в примере"
+)
+
+
+def _with_example_price(
+    message: ParsedMessage, carried: dict[str, Any], ex: Extraction, example_gpu: str | None
+) -> Extraction:
+    """«да, возьми пример» after «По какой цене считать? … возьму пример из глоссария»: the
+    example's card (its price is the glossary's) — never for another card already named."""
+    if carried.get("asked") != "price" or example_gpu is None:
+        return ex
+    if carried.get("gpu") not in (None, example_gpu) or _has(
+        ex.params, "gpu", "price_month", "price_hour"
+    ):
+        return ex
+    if not short_follow_up(message, carried) or not _YES.search(message.normalised):
+        return ex
+    return ex.merged(Extraction(params=MappingProxyType({"gpu": example_gpu})))
+
+
+# «а если по 3.2?», «а по 1000?»: a number alone after «по» is the price, in the carried unit
+_BARE_PRICE = re.compile(r"(?:^|\s)по (\d{1,7}(?:\.\d+)?)\s*[?!.…]*$")
+PRICES = ("price_hour", "price_month")
+
+
+def _with_bare_price(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+    """After a cost with a price, «а если по 3.2?» changes the price (per card, «по») and
+    keeps its period."""
+    key = next((k for k in PRICES if k in carried), None)
+    if carried.get("tool") != "gpu_cost" or key is None or _has(ex.params, *PRICES):
+        return ex
+    m = _BARE_PRICE.search(message.normalised)
+    if m is None or not short_follow_up(message, carried):
+        return ex
+    price = {key: float(m.group(1)), "price_scope": "per_gpu"}  # «по» — for each card
+    return ex.merged(Extraction(params=MappingProxyType(price)))
+
+
+def with_follow_up(
+    message: ParsedMessage, carried: dict[str, Any], example_gpu: str | None = None
+) -> Extraction:
+    """«а для 32k?»: after a memory question a bare «32k» is the context length."""
+    ex = _with_bare_count(message, carried, message.quantities)
+    ex = _with_bare_memory(message, carried, ex)
+    ex = _with_example_price(message, carried, ex, example_gpu)
+    ex = _with_bare_price(message, carried, ex)
+    if (
+        carried.get("tool") in MEMORY_TOOLS
+        and "context_tokens" not in ex.params
+        and (short_follow_up(message, carried) or asks_fit(message, carried))
+        and message.bare_context is not None
+    ):
+        return ex.merged(message.bare_context)
+    return ex
+
+
+def replace_card(base: dict[str, Any], new: dict[str, Any]) -> None:
+    """Drop from `base` the carried card the follow-up's card replaces: a card named («а на
+    H200?», «а на A6000 на 48 ГБ?») replaces the carried one with its memory; a memory alone
+    («а 80 гигов хватит?») replaces the catalogue card, and an unknown card's name once its
+    memory was known (the reply «у неё 24 ГБ» to the question back keeps the name)."""
+    if _has(new, "gpu", "gpu_label"):
+        for key in CARD:
+            base.pop(key, None)
+    elif "gpu_memory_gb" in new:
+        base.pop("gpu", None)
+        if "gpu_memory_gb" in base:
+            base.pop("gpu_label", None)

@@ -1,0 +1,348 @@
+"""Russian free text → calculator parameters (deterministic regular expressions, no LLM).
+
+    extract("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k", catalog) -> Extraction(
+        params={"model": "llama-3-70b", "precision": "fp8", "context_tokens": 32768},
+        intents={"vram"}, definitional=False, notes=("32k = 32 768 токенов",),
+        models=("llama-3-70b",))
+
+`extract_normalised` reads text already normalised (parsing/message.py reads each message once);
+money, durations, context and batch readers live in amounts.py.
+
+Parameter keys (shared by all tools): model, params_b, precision, kv_precision, context_tokens,
+batch, gpu, gpus, price_month, price_hour, price_scope, duration, duration_unit, method,
+sharding, gib, egress. Intent words: vram, fit, training, cost (an egress allowance question
+counts as cost). `request` marks an explicit calculation request; `price_scope` is "total" when a
+price is stated for a server («сервер на 8 H100 стоит …», «за 8 карт») unless it says «за карту»;
+«сколько стоит один GPU-час» asks for the rate and sets no duration.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from assistant.corpus.catalog import Catalog, Record, norm
+from assistant.text.numbers import normalise
+from assistant.understanding import intent
+from assistant.understanding.amounts import (
+    GPU_MARK,
+    NUM,
+    Found,
+    batch,
+    clean,
+    context,
+    count,
+    duration,
+    money,
+    signed,
+)
+from assistant.understanding.amounts import bare_context as _bare_context
+from assistant.understanding.architecture import architecture
+from assistant.understanding.dates import DateMention
+from assistant.understanding.hardware import gpu_memory, unknown_gpu
+from assistant.understanding.periods import masked
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Calculator parameters, intent words and catalogue names read from one message."""
+
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    intents: frozenset[str] = frozenset()
+    definitional: bool = False
+    price_words: bool = False  # «сколько стоит», «цена» — a price is needed
+    request: bool = False  # explicit calculation request («сколько памяти нужно», «почём»)
+    per_card: bool = False  # «сколько весов на каждую карту?»
+    verdict: bool = False  # «поместится?», «хватит?»: asks whether it fits
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # Russian: a value that cannot be used («дата окончания …»)
+    gpus: tuple[str, ...] = ()  # every catalogue GPU named, in order of appearance
+    models: tuple[str, ...] = ()  # every catalogue model named, in order of appearance
+
+    def merged(self, other: Extraction) -> Extraction:
+        """This reading plus another's parameters (theirs win) and notes."""
+        params = MappingProxyType({**self.params, **other.params})
+        return replace(self, params=params, notes=self.notes + other.notes)
+
+
+# ---------------------------------------------------------------- precision
+
+# «4-битный float», «8-битный флоат», «4 бита с плавающей точкой» are FP4 / FP8, not INT4 / INT8
+_FLOAT = r"(?:float\w*|floating[ -]point|флоат\w*|с плавающ\w* (?:точк|запят)\w*)"
+# «4bit», «8-bit», «16 bit»: the English word too (chat writes it in Latin, not only «4 бита»)
+_BIT = r"(?:бит|bit)\w*"
+_PRECISION_PATTERNS = [
+    (
+        "fp32",
+        rf"fp ?32|float ?32|tf32|фп ?32|одинарн\w* точност\w*|полн\w* точност\w*|32[ -]?{_BIT}",
+    ),
+    ("bf16", r"bf ?16|bfloat ?16|бф ?16|бфлоат\w*|brain float"),
+    ("fp16", rf"fp ?16|float ?16|фп ?16|половинн\w* точност\w*|half precision|16[ -]?{_BIT}"),
+    ("fp8", rf"fp ?8|float ?8|фп ?8|e4m3|e5m2|8[ -]?{_BIT} {_FLOAT}"),
+    ("int8", rf"int ?8|инт ?8|q8\w*|8[ -]?{_BIT}(?! {_FLOAT})|восьмибит\w*"),
+    ("nf4", r"nf ?4|нф ?4"),
+    ("fp4", rf"nvfp4|mxfp4|fp ?4|фп ?4|float ?4|4[ -]?{_BIT} {_FLOAT}"),
+    ("int4", rf"int ?4|инт ?4|q4\w*|awq|gptq|4[ -]?{_BIT}(?! {_FLOAT})|четырехбит\w*"),
+]
+# «KV-кэш в FP8», «кэш в int8»: the precision is the cache's; whole words only — «квантануть в
+# 4 бита», «квантование в FP8» are about the weights
+_KV_BEFORE = re.compile(r"(?<![\w])(?:kv|кв|кэш\w*|кеш\w*|cache)(?![\w])[\s-]*(\w+\s+){0,2}$")
+
+
+def _precisions(t: str, out: Found) -> None:
+    found: list[tuple[int, str, bool]] = []
+    for name, pattern in _PRECISION_PATTERNS:
+        for m in re.finditer(rf"(?<![\w]){pattern}(?![\w])", t):
+            is_kv = bool(_KV_BEFORE.search(t[max(0, m.start() - 25) : m.start()]))
+            found.append((m.start(), name, is_kv))
+    found.sort()
+    weights = [n for _, n, kv in found if not kv]
+    kv = [n for _, n, k in found if k]
+    if weights:
+        out.params["precision"] = weights[0]
+        if len(dict.fromkeys(weights)) > 1:
+            out.params["compare_precisions"] = list(dict.fromkeys(weights))
+    if kv:
+        out.params["kv_precision"] = kv[0]
+
+
+# ---------------------------------------------------------------- model and size
+
+
+_FAMILIES = (
+    (r"л?лам\w*", "llama"),
+    (r"квен\w*", "qwen"),
+    (r"мистрал\w*", "mistral"),
+    (r"микстрал\w*", "mixtral"),
+    (r"дипсик\w*", "deepseek"),
+)
+
+
+def _families(text: str) -> str:
+    """Russian spellings of model families in any case form → Latin («лламе» → «llama»)."""
+    for pattern, latin in _FAMILIES:
+        text = re.sub(rf"(?<![\w]){pattern}", latin, text)
+    return text
+
+
+def _alias_spans(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[Record, str] | None:
+    """Longest alias of any record found in `padded` (norm'ed tokens) → (record, alias)."""
+    best: tuple[int, Record, str] | None = None
+    for item, a in aliases:
+        if f" {a} " in padded and (best is None or len(a) > best[0]):
+            best = (len(a), item, a)
+    return (best[1], best[2]) if best else None
+
+
+def _named(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[str, ...]:
+    """Ids of every record named in `padded`, in order; of overlapping names the longest wins."""
+    spans: list[tuple[int, int, str]] = []
+    for item, a in aliases:
+        at = padded.find(f" {a} ")
+        while at >= 0:
+            spans.append((at + 1, at + 1 + len(a), item.id))
+            at = padded.find(f" {a} ", at + 1)
+    kept: list[tuple[int, int, str]] = []
+    for start, end, rid in sorted(spans, key=lambda s: (s[0] - s[1], s[0])):
+        if all(end <= s or start >= e for s, e, _ in kept):
+            kept.append((start, end, rid))
+    return tuple(dict.fromkeys(rid for _, _, rid in sorted(kept)))
+
+
+def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
+    hit = _alias_spans(padded, catalog.model_aliases)
+    if hit:
+        out.params["model"] = hit[0].id
+        return t
+    for pattern, scale in (
+        (rf"{NUM} ?(?:b|bn|млрд\.?|миллиард\w*|billion)(?![\w])", 1.0),
+        (rf"{NUM} ?(?:t|трлн\.?|триллион\w*)(?= ?параметр)|{NUM}t(?![\w])", 1000.0),
+        (rf"{NUM} ?(?:m|млн\.?|миллион\w*) ?(?:параметр\w*)|{NUM}m(?![\w])", 0.001),
+        (rf"{NUM} ?(?:параметр\w*)", 1e-9),
+    ):
+        m = re.search(rf"(?<![\w.x]){pattern}", t)
+        if m:
+            group = next(i for i, g in enumerate(m.groups(), 1) if g)
+            value = signed(t, m.start(group), clean(float(m.group(group)) * scale))
+            out.params["params_b"] = value
+            return t[: m.start()] + " " + t[m.end() :]
+    return t
+
+
+# ---------------------------------------------------------------- GPUs
+
+_COUNT_WORDS = r"(?:карт\w*|gpu|гпу|джипию|видеокарт\w*|ускорител\w*|штук\w*|шт\.?|гпушк\w*)"
+
+
+def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
+    hit = _alias_spans(padded, catalog.gpu_aliases)
+    if hit:
+        gpu, alias = hit
+        out.params["gpu"] = gpu.id
+        pattern = r"[\s-]*".join(re.escape(p) for p in alias.split())
+        t = re.sub(rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?", GPU_MARK, t, count=1)
+    m = (
+        re.search(rf"(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
+        or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
+        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
+        or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
+    )
+    tp = re.search(
+        r"(?<![\w])(?:tp|tensor[ -]?parallel\w*(?: size)?)\s*[=:]?\s*(\d{1,5})(?![\w.])", t
+    )
+    if tp:  # «при TP=4»: the tensor-parallel size is the GPU count
+        out.params["gpus"] = count(tp.group(1))
+    elif m:
+        out.params["gpus"] = signed(t, m.start(1), count(m.group(1)))
+    elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|карточн\w*)[ -]?сервер\w*", t):
+        out.params["gpus"] = 8
+    return t
+
+
+# ---------------------------------------------------------------- method, sharding, flags
+
+
+def _training(t: str, out: Found) -> None:
+    if re.search(r"q ?lora|ку ?лора|кулора|qлора", t):
+        out.params["method"] = "qlora"
+    elif re.search(r"(?<![\w])(?:lora|лора|лору|лоры|лорой)(?![\w])", t):
+        out.params["method"] = "lora"
+    elif re.search(
+        r"полн\w* (?:дообучени|файн|fine|обучени)\w*|full (?:fine|ft)\w*|full[ -]?finetun\w*|"
+        r"с нуля|претрейн\w*|pre ?train\w*",
+        t,
+    ):
+        out.params["method"] = "full"
+    m = re.search(
+        r"(?:zero|зеро)[ -]?(?:stage ?|стади\w* ?)?([123])"
+        r"|(?:stage|стади\w*) ?([123]) ?(?:zero|зеро)",
+        t,
+    )
+    if m:
+        out.params["sharding"] = f"zero{m.group(1) or m.group(2)}"
+    elif re.search(r"fsdp|фсдп", t):
+        out.params["sharding"] = "fsdp"
+
+
+# egress allowance (glossary:egress): outbound traffic, not traffic in general («льют трафик»,
+# «трафик между картами» are not about the allowance)
+_EGRESS = re.compile(
+    r"исходящ\w*|egress|эгресс\w*|outbound|наружу|"
+    r"(?:скач|выгруж|выгруз|отда|забир|кача)\w* (?:\w+ ){0,4}?(?:с|из|от) (?:\w+ )?сервер\w*|"
+    r"(?:до)?пла[тч]\w* (?:\w+ ){0,1}?за (?:\w+ )?трафик\w*|"
+    r"трафик\w* (?:\w+ ){0,2}?(?:включ|лимит|огранич|бесплат|платн|тариф|доплат|стои|оплач)\w*|"
+    r"(?:включ|лимит|огранич|бесплат|платн|стоимост|цен|сколько|объем)\w* (?:\w+ ){0,2}?трафик\w*"
+)
+
+
+def _flags(t: str, out: Found) -> None:
+    if re.search(r"(?<![\w])(?:гиб|gib|гибибайт\w*)(?![\w])", t):
+        out.params["gib"] = True
+    if _EGRESS.search(t):
+        out.params["egress"] = True
+    if re.search(
+        r"масштаб\w* (?:коэффициент\w* )?квантован\w*|квантован\w* масштаб\w*|"
+        r"quant\w* scales?|scales? overhead",
+        t,
+    ):
+        out.params["quant_scales"] = True
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def extract(text: str, catalog: Catalog) -> Extraction:
+    """All parameters and intent words found in one message (nothing carried over)."""
+    return extract_normalised(normalise(text), catalog)
+
+
+def extract_normalised(
+    raw: str, catalog: Catalog, found: tuple[DateMention, ...] | None = None
+) -> Extraction:
+    """extract() of text already passed through numbers.normalise (`found`: its dates)."""
+    out = Found()
+    padded = f" {norm(_families(raw))} "  # catalogue names are matched on this form
+    t = _period(raw, found, out)
+    t = money(t, out)
+    t = _gpus(padded, t, out, catalog)
+    named = _named(padded, catalog.gpu_aliases)
+    if len(named) > 1:  # «L40S или H100»: the first one named leads
+        out.params["gpu"] = named[0]
+    t = unknown_gpu(t, out)
+    gpu_memory(t, out, verdict=intent.verdict(t))
+    _gpu_version(out, catalog)
+    t = _model(padded, t, out, catalog)
+    _precisions(t, out)
+    context(t, out)
+    batch(t, out)
+    duration(t, out)
+    architecture(t, out)
+    _cache_precision(out)
+    _training(t, out)
+    _flags(t, out)
+    return Extraction(
+        params=MappingProxyType(out.params),
+        intents=frozenset(intent.intents(t) | ({"cost"} if out.params.get("egress") else set())),
+        definitional=intent.definitional(t),
+        price_words=intent.price_words(raw),
+        request=intent.request(raw),
+        per_card=intent.per_card(t),
+        verdict=intent.verdict(t),
+        notes=tuple(out.notes),
+        problems=tuple(out.problems),
+        gpus=named,
+        models=_named(padded, catalog.model_aliases),
+    )
+
+
+def _period(raw: str, found: tuple[DateMention, ...] | None, out: Found) -> str:
+    """Dates and years masked (never a duration or a size); a date range is the duration."""
+    t, p = masked(raw, found)
+    if p is not None and p.problem:
+        out.problems.append(p.problem)
+    elif p is not None and p.days:
+        out.params.update(duration=p.days, duration_unit="days")
+        out.notes.append(f"диапазон дат считаем включительно: {p.days} {_days(p.days)}")
+    elif p is not None and p.months:
+        out.params.update(duration=1, duration_unit="years")
+    return t
+
+
+def _days(n: int) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return "день"
+    return "дня" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "дней"
+
+
+def _gpu_version(out: Found, catalog: Catalog) -> None:
+    """«A100 на 40 ГБ» → the 40 GB A100; a catalogue GPU with other memory than stated is
+    computed with the stated memory (the customer knows their card)."""
+    gpu, memory = out.params.get("gpu"), out.params.get("gpu_memory_gb")
+    if not isinstance(gpu, str) or not isinstance(memory, int | float):
+        return
+    version = catalog.version_with_memory(gpu, float(memory))
+    if version is not None:
+        out.params["gpu"] = version.id
+        del out.params["gpu_memory_gb"]
+    else:
+        out.params["gpu_label"] = catalog.gpus[gpu].name
+        del out.params["gpu"]
+
+
+def _cache_precision(out: Found) -> None:
+    """KV cache from an architecture with no model size: the precision stated is the cache's."""
+    p = out.params
+    if "layers" in p and not ("params_b" in p or "model" in p) and "precision" in p:
+        p.setdefault("kv_precision", p.pop("precision"))
+
+
+def bare_context(normalised: str) -> Extraction | None:
+    """«а для 32k?»: a bare «32k» read as a context length (solve.py decides when it applies)."""
+    out = Found()
+    _bare_context(normalised, out)
+    if not out.params:
+        return None
+    return Extraction(params=MappingProxyType(out.params), notes=tuple(out.notes))

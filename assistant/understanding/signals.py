@@ -1,0 +1,195 @@
+"""Message text (+ its Tokens) → Signals: cheap lexical facts the router and calculators use.
+
+Injection, greeting/thanks, comparison cues, domain words, follow-up cues, the term of a
+«что такое X» question, other vendors' business. Read once per message (parsing/message.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant.text.tokens import STOPWORDS, Tokens, fold, tokenize, words
+
+# Attempts to override instructions or extract the prompt, in Russian and English.
+_INJECTION = re.compile(
+    r"игнорир\w*|проигнорир\w*|забудь\w*|не обращай внимани\w*|"
+    r"(?:системн\w*|скрыт\w*|твои\w*|твой|твоя|внутренн\w*|служебн\w*)\s+(?:промпт\w*|инструкци\w*|"
+    r"правил\w*|конфиг\w*|подсказк\w*)|сво\w* (?:промпт|инструкци)\w*|(?:system|your|the) prompt|"
+    r"ignore (?:all |any |the )?(?:previous|prior|above)|disregard|jailbreak|\bdan\b|"
+    r"developer mode|режим разработчика|ты теперь|теперь ты|you are now|act as|притворись|"
+    r"repeat (?:the )?(?:text|words) above|instructions? above|выведи (?:свой|твой|весь)|"
+    r"покажи (?:свой|твой|мне свой)|what are your (?:instructions|rules)|system message|"
+    r"base64|rot13|режим\w* отладки|debug mode|(?:весь|свой|твой) контекст|"
+    r"контекст,? котор\w* тебе|"
+    r"что написано (?:перед|выше|до)|вс[её],? что (?:выше|написано выше)|"
+    r"без ссылок|придумыва\w* (?:цифр|числ)|придумай (?:цифр|числ)|"
+    r"(?:^|\s)system\s*:|</?(?:context|system|instructions?)>|нов\w+ (?:указани|политик|правил)\w*|"
+    r"new (?:policy|instructions?|rules)|(?:вставь|добавь|укажи) (?:в ответ )?ссылк\w*|"
+    r"официальн\w* сайт|отвечай,? что|answer that|say that"
+)
+# Questions about other vendors' prices, shops, stocks, or the provider's business
+# (offices, contracts, refunds…): not in the glossary, and not ours to guess.
+_NOT_OURS = re.compile(
+    r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
+    r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner|днс\b|\bdns-shop|"
+    r"ozon|озон\w*|"
+    r"wildberries|авито|avito|маркетплейс\w*|акци[йия]\w*|курс\w* (?:акци|доллар|рубл|валют)\w*|"
+    r"бирж\w*|котировк\w*|ваканси\w*|резюме|офис\w*|адрес\w* (?:офис|компани)\w*|в как\w* город\w*|"
+    r"договор\w*|ндс|"
+    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|\bsla\b|крипт\w*"
+)
+# Creative writing about the topic («напиши стих про видеокарты», «придумай название для канала
+# про нейросети»): no glossary entry answers it, whatever words it shares with one.
+_CREATIVE = re.compile(
+    r"(?<!\w)(?:напиши|написать|сочини\w*|придумай|придумать|write|compose|make up)\s+"
+    r"(?:\w+\s+){0,3}?(?:стих\w*|стишок|шутк\w*|анекдот\w*|песн\w*|рассказ\w*|сказк\w*|"
+    r"поздравлени\w*|названи\w*|слоган\w*|тост\w*|рэп\w*|поэм\w*|хокку|"
+    r"poem|joke|song|story|slogan|name)(?!\w)"
+)
+_GREETING = re.compile(
+    r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
+    r"доброго времени суток|приветики)\b"
+)
+_HELP = re.compile(
+    r"что (?:ты )?(?:умеешь|можешь)|чем (?:ты )?(?:можешь )?помочь|кто ты|ты кто|помощь|help|"
+    r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь"
+)
+_THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
+_COMPARISON = re.compile(
+    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
+    r"в отличие|то же самое|одно и то же|same as|same thing"
+)
+# «или», «лучше» compare only when the question names both things («LoRA или QLoRA»).
+_WEAK_COMPARISON = re.compile(r"\bили\b|лучше|хуже|быстрее|медленнее|\bпротив\b|\bor\b|better")
+# The same cues as words that stand between the two things compared («NVLink или PCIe»,
+# «быстрее, чем в BF16»): the reader checks a named entry on each side (message.py).
+PAIR_CUE = re.compile(
+    r"\b(?:или|либо|or|чем|than|против|vs|лучше|хуже|быстрее|медленнее|better|faster)\b", re.I
+)
+# Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
+_DOMAIN = re.compile(
+    r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
+    r"нейросет\w*|нейронк\w*|модел\w*|llm|ллм|трансформер\w*|обучени\w*|инференс\w*|inference|"
+    r"training|ии\b|\bai\b|ml\b|машинн\w* обучени\w*|датасет\w*|токен\w*|кластер\w*|сервер\w*|"
+    r"дата[ -]?центр\w*|суперкомпьютер\w*|vram|памят\w*|тфлопс|flops|cuda|тензор\w*|"
+    r"kubernetes|slurm|triton|tensorrt|onnx|attention|внимани\w*|квантов\w*|fine[ -]?tun\w*|"
+    r"дообуч\w*|чекпоинт\w*|pytorch|пайторч|jax|tensorflow|интерконнект\w*|hbm|gddr|chip|чип\w*"
+)
+_DEFINITION = re.compile(
+    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|"
+    r"объясни\w*,?(?: (?:мне|нам),?)?"
+    r"(?: (?:вкратце|кратко|коротко|простыми словами|по-простому),?)?"
+    r"(?: что (?:такое|значит|за))?|"
+    r"(?:зачем|для чего) (?:нужен|нужн\w*)|что дела(?:ет|ют)|"
+    r"what is|what's|what are|explain|tell me about|what does)\s+(.+?)(?: do)?\??$"
+)
+# «тензорные ядра что это», «MIG — это что такое?»: the term first, the question after it
+_DEFINITION_AFTER = re.compile(
+    r"^(.+?)\s*[—–-]?\s*(?:это\s+что(?:\s+такое)?|что\s+это(?:\s+такое)?|что\s+такое)"
+    r"(?:\s*,?\s+и\s+.+)?\s*\??$"  # «кубфлоу что такое и нужен ли он»: a second question
+)
+# Where the term of «что такое X …» ends: a dash or a bracket, or «и» opening a second question
+# («что такое DoRA — это разновидность лоры?», «что такое CDNA и чем она отличается»); not a
+# comma: «что за операция, когда каждая карта…» describes the thing asked about
+_TERM_END = re.compile(
+    r"\s*(?:[—–(;:]|\s-\s|\?|,?\s(?:и|and)\s+(?:чем|как\w*|зачем|нужн\w*|нужен|помога\w*|почему|"
+    r"где|сколько|можно|стоит|что|есть|он|она|оно|они|его|её|ее|их|why|how|what|when|is|do|does)\b)"
+)
+DEFINED_MAX_WORDS = 4  # a longer head is a problem description («…ловлю OOM, что это»)
+_ANAPHORA = re.compile(
+    r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
+    r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
+)
+_COUNTERPART = re.compile(
+    r"аналог\w*|альтернатив\w*|вместо|замен\w*|что-то похож\w*|что-нибудь похож\w*|похож\w* на|"
+    r"equivalent|alternative|instead of"
+)
+_FOLLOW_UP_START = re.compile(
+    r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
+)
+# A calculator follow-up opens like this («а в FP8?», «тогда на 8 картах», «ок, а за неделю?»).
+_CONTINUES = re.compile(
+    r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|(?:ок|окей|ok|okay),? а|хорошо,? а)\b"
+)
+_THANKS_START = ("спасибо", "благодар", "спс", "thank")
+# A speed question: the glossary explains tokens per second but gives no figure per setup.
+_THROUGHPUT = re.compile(
+    r"токен\w* (?:в|за|/) ?(?:секунд\w*|сек\b|с\b)|tokens? (?:per|a|/) ?(?:second|sec|s)\b|"
+    r"\btok/s|\bt/s\b|\btps\b|скорост\w* (?:генерац|инференс|ответ|вывод)\w*|"
+    r"пропускн\w* способност\w*|throughput"
+)
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Cheap lexical facts about one message, used by the engine to choose a route."""
+
+    injection: bool
+    greeting: bool  # greeting/help/thanks with nothing else to answer
+    comparison_cue: bool  # explicit: «чем отличается», «разница», «vs»
+    weak_comparison: bool  # «или», «лучше»: a comparison only if two entries are named
+    domain: bool
+    follow_up: bool  # refers back to the previous turn
+    defined_term: str  # «что такое X» → X (folded), else ""
+    not_ours: bool  # other vendors' prices, stocks, the provider's business, creative writing
+    counterpart: bool  # «аналог у AMD», «что вместо NVLink»: the answer is another entry
+    thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
+    continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)
+    throughput: bool = False  # asks for tokens per second: no calculator gives that
+
+
+def signals(text: str, tokens: Tokens) -> Signals:
+    """`tokens` is tokenize(text): the folded text and its words are not computed again."""
+    t = tokens.folded
+    n_words = len(tokens.words)
+    rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
+    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and len(words(rest)) <= 1
+    greeting = small_talk or bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    return Signals(
+        injection=bool(_INJECTION.search(t)),
+        greeting=greeting,
+        comparison_cue=bool(_COMPARISON.search(t)),
+        weak_comparison=bool(_WEAK_COMPARISON.search(t)),
+        domain=bool(_DOMAIN.search(t)),
+        follow_up=bool(_ANAPHORA.search(t) or _FOLLOW_UP_START.match(t)) and n_words <= 12,
+        defined_term=_defined_term(text, t),
+        not_ours=bool(_NOT_OURS.search(t) or _CREATIVE.search(t)),
+        counterpart=bool(_COUNTERPART.search(t)),
+        thanks=text.strip().lower().startswith(_THANKS_START),
+        continues=bool(_CONTINUES.search(text.lower())),
+        throughput=bool(_THROUGHPUT.search(t)),
+    )
+
+
+def defined_term(text: str) -> str:
+    """«что такое X», «X что это» → X as the user wrote it; any other message → ""."""
+    return _defined_term(text, tokenize(text).folded)
+
+
+# «VRAM — что это такое простыми словами?»: how to explain it, not part of the term or question
+_HOW_TO_EXPLAIN = re.compile(
+    r"[\s,]*(?:простыми словами|по-простому|по простому|вкратце|кратко|коротко|в двух словах|"
+    r"если просто|in simple terms|simply|briefly)\s*\??$"
+)
+
+
+def _defined_term(text: str, folded: str) -> str:
+    """«что такое X» or «X что это» → X in the user's spelling, else ""."""
+    folded = _HOW_TO_EXPLAIN.sub("", folded)
+    match = _DEFINITION.match(folded)
+    if match:
+        term = _TERM_END.split(match.group(1), maxsplit=1)[0].strip()
+        return _original_span(text, term) if term else ""
+    after = _DEFINITION_AFTER.match(folded)
+    head = words(after.group(1)) if after else []
+    if after and len(head) <= DEFINED_MAX_WORDS and any(w not in STOPWORDS for w in head):
+        return _original_span(text, after.group(1))
+    return ""
+
+
+def _original_span(text: str, folded: str) -> str:
+    """The user's own spelling of a folded fragment («tpu» → «TPU»)."""
+    squashed = re.sub(r"\s+", " ", text).strip()
+    at = fold(squashed).find(folded)
+    return squashed[at : at + len(folded)] if at >= 0 else folded

@@ -1,0 +1,92 @@
+"""Glossary + catalogue → the words the assistant knows; a question's words it does not know.
+
+Built once per engine (the composition root's glossary and catalogue), never cached per module.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.corpus.catalog import Catalog
+from assistant.corpus.glossary import Glossary, normalize_name
+from assistant.text.tokens import STOPWORDS, Tokens, deletes, words
+
+# Everyday words of the trade that carry no topic of their own: they must not make a question
+# look like it is about an unknown technology.
+_COMMON_TECH = frozenset(
+    """
+    root api apis open source opensource fine tune tuning finetune finetuning torch pytorch
+    linux os cpu gpu gpus server servers cloud docker kubernetes model models llm llms int4 int8
+    fp16 fp32 bit bits gb tb gib mb batch batching token tokens context prompt prompts
+    inference training train deploy deployment sdk openai python benchmark spec specs vm vms
+    cluster node nodes rack chat bot ai ml
+    """.split()
+)
+
+
+# «DoRA», «GaLore»: capitals inside a Latin word mean it was spelled as a name on purpose, so a
+# one-letter distance to a known name («lora») is another technology, not a typo.
+_MIXED_CASE = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b|\b[A-Z]{2,}[a-z]+[A-Za-z]*\b")
+
+
+def _spelled_as_names(text: str) -> frozenset[str]:
+    return frozenset(m.group(0).lower() for m in _MIXED_CASE.finditer(text))
+
+
+class Vocabulary:
+    """Every word of every entry, the catalogues' model and GPU names and common tech words."""
+
+    def __init__(self, glossary: Glossary, catalog: Catalog) -> None:
+        known: set[str] = set(_COMMON_TECH)
+        known |= {w for name in catalog.all_names() for w in words(name)}  # DeepSeek, L40S…
+        for entry in glossary.entries:
+            for chunk in (entry.text, *entry.names):
+                known.update(words(chunk))
+        self.words = frozenset(known)
+        self.lemmas = glossary.lemmas
+        self.names = frozenset(normalize_name(n) for e in glossary.entries for n in e.names)
+        # every known word and its one-letter deletions: «infinty», «rdam», «smx» are typos
+        keys: set[str] = set()
+        for w in self.words:
+            if len(w) >= 3:
+                keys.add(w)
+                keys.update(deletes(w))
+        self.typo_keys = frozenset(keys)
+
+    def is_typo_of_known(self, word: str) -> bool:
+        """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""
+        if len(word) < 4:
+            return False
+        return word in self.typo_keys or any(d in self.typo_keys for d in deletes(word))
+
+    def unknown_words(self, text: Tokens, *, english_guard: bool = True) -> list[str]:
+        """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
+
+        Latin words within one typo of a glossary word are not unknown; an English sentence
+        (mostly Latin words) is judged by retrieval alone.
+        """
+        tokens = [
+            (w, lem)
+            for w, lem in zip(text.words, text.word_lemmas, strict=True)
+            if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS
+        ]
+        latin = [w for w, _ in tokens if re.search(r"[a-z]", w)]
+        if english_guard and len(latin) > max(2, len(tokens) // 2):
+            return []
+        spelled = _spelled_as_names(text.text)
+        out = []
+        for w, lem in tokens:
+            if w in latin:
+                if w not in self.words and (w in spelled or not self.is_typo_of_known(w)):
+                    out.append(w)
+            elif lem not in self.lemmas:
+                out.append(w)
+        return out
+
+    def unknown_term(self, term: Tokens | None) -> bool:
+        """True when a «что такое X» term names nothing the glossary mentions (e.g. TPU)."""
+        if term is None or not term.words or len(term.words) > 3:  # a long phrase is a question
+            return False
+        if normalize_name(term.text) in self.names:
+            return False
+        return bool(self.unknown_words(term, english_guard=False))

@@ -1,0 +1,98 @@
+"""Intent words, the card-choice question and price words (assistant/understanding/intent.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.text.numbers import normalise
+from assistant.understanding import intent
+
+
+def intents(text: str) -> set[str]:
+    return intent.intents(normalise(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("а на 50 юзеров?", "training"),  # «юзеров» holds «зеро», not ZeRO
+        ("на 10 процентов больше", "cost"),  # «процент» holds «цен»
+        ("переобучение модели", "training"),
+    ],
+)
+def test_intent_words_start_a_word(text: str, absent: str) -> None:
+    assert absent not in intents(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ZeRO-3 на 8 картах", "training"),
+        ("дообучение 7B", "training"),
+        ("сколько стоит H100", "cost"),
+        ("сколько памяти нужно", "vram"),
+    ],
+)
+def test_intent_words_still_found(text: str, expected: str) -> None:
+    assert expected in intents(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ок а на чем это крутить?",
+        "на чём её запускать",
+        "а на чем такое гонять",
+        "на чем задеплоить",
+    ],
+)
+def test_on_what_to_run_it_asks_which_card(text: str) -> None:
+    assert "fit" in intents(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "сколько надо видях?",
+        "скок карточек нужно",
+        "какое железо нужно?",
+        "на каком железе",
+        "а что по железу?",
+        "а под это какой сервер нужен?",
+        "which gpu should i use?",
+    ],
+)
+def test_cards_in_slang_ask_a_fit(text: str) -> None:
+    assert "fit" in intents(text)
+
+
+def test_on_what_without_a_run_verb_is_no_card_choice() -> None:
+    assert "fit" not in intents("на чем основан расчет")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("сколько выйдет 4 карты L40S на месяц?", True),
+        ("скока выйдет за неделю", True),
+        ("сколько памяти нужно 70B", False),
+    ],
+)
+def test_how_much_will_it_come_to_asks_a_price(text: str, expected: bool) -> None:
+    assert intent.price_words(normalise(text)) is expected
+
+
+def test_a_server_is_no_card_choice_without_asking_which() -> None:
+    assert "fit" not in intents("а какой сервер у вас с nvlink?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "что по картам, есть в наличии?",
+        "which gpu has the most memory?",
+        "неделю не могу запустить",
+    ],
+)
+def test_no_card_choice_in_other_questions(text: str) -> None:
+    assert not intent.chooses_card(normalise(text))

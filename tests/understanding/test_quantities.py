@@ -1,0 +1,291 @@
+"""Russian free-text extraction: numbers, precisions, sizes, GPUs, money, durations, typos."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from assistant.text.numbers import normalise
+from assistant.understanding.quantities import Extraction
+from assistant.understanding.quantities import extract as extract_with
+from tests.helpers import CATALOG
+
+
+def extract(text: str) -> Extraction:
+    return extract_with(text, CATALOG)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("восемь H100", "8 h100"),
+        ("на двух картах", "на 2 картах"),
+        ("семьдесят пять", "75"),
+        ("четыреста пять", "405"),
+        ("2 190 $", "2190 $"),
+        ("2\u00a0190\u00a0$", "2190 $"),
+        ("$2,190", "$2190"),
+        ("7,5 млрд", "7.5 млрд"),
+        ("Н100", "h100"),  # Cyrillic Н
+        ("контекст 32К", "контекст 32k"),
+        ("трое суток", "3 суток"),
+        ("llama 3 405b", "llama 3 405b"),  # not joined into 3405
+    ],
+)
+def test_normalise(text: str, expected: str) -> None:
+    assert normalise(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("70B", {"params_b": 70}),
+        ("70b", {"params_b": 70}),
+        ("70 млрд", {"params_b": 70}),
+        ("7,5 млрд", {"params_b": 7.5}),
+        ("восемь миллиардов параметров", {"params_b": 8}),
+        ("405B", {"params_b": 405}),
+        ("350M", {"params_b": 0.35}),
+        ("70В", {"params_b": 70}),  # Cyrillic В
+        ("Llama 3 70B", {"model": "llama-3-70b"}),
+        ("лама 3 70b", {"model": "llama-3-70b"}),
+        ("лламу 70б", {"model": "llama-3-70b"}),
+        ("70б", {"params_b": 70}),
+        ("qwen2.5-72b-instruct", {"model": "qwen2.5-72b"}),
+        ("DeepSeek V3", {"model": "deepseek-v3"}),
+        ("mixtral 8x7b", {"model": "mixtral-8x7b"}),
+    ],
+)
+def test_sizes_and_models(text: str, params: dict[str, Any]) -> None:
+    got = extract(text).params
+    assert {k: got.get(k) for k in params} == params
+    assert ("model" in got) == ("model" in params)
+
+
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("bf16", "bf16"),
+        ("бф16", "bf16"),
+        ("BF 16", "bf16"),
+        ("FP8", "fp8"),
+        ("фп8", "fp8"),
+        ("fр8", "fp8"),  # Cyrillic р
+        ("int4", "int4"),
+        ("4 бита", "int4"),
+        ("в половинной точности", "fp16"),
+        ("nvfp4", "fp4"),
+        ("NF4", "nf4"),
+        ("fp32", "fp32"),
+        ("8 бит", "int8"),
+        ("4-битный float", "fp4"),  # a 4-bit float is FP4, not INT4
+        ("4 бита с плавающей точкой", "fp4"),
+        ("8-битный флоат", "fp8"),
+        ("в 4bit", "int4"),  # the English word, as chat writes it
+        ("8-bit", "int8"),
+        ("in 16 bit", "fp16"),
+        ("with 4-bit float weights", "fp4"),
+        ("8-bit floating point", "fp8"),
+        ("32-bit", "fp32"),
+    ],
+)
+def test_precisions(text: str, precision: str) -> None:
+    assert extract(f"70B {text}").params["precision"] == precision
+
+
+def test_kv_precision_is_separate() -> None:
+    p = extract("70B в bf16, KV-кэш в FP8").params
+    assert (p["precision"], p["kv_precision"]) == ("bf16", "fp8")
+
+
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("ну а если квантануть в 4 бита?", "int4"),
+        ("70B при квантовании в int8", "int8"),
+        ("квантизация в fp8", "fp8"),
+    ],
+)
+def test_quantising_words_are_not_the_kv_cache(text: str, precision: str) -> None:
+    """«кв» starts «квантовать» too: only the word KV / кэш makes a precision the cache's."""
+    p = extract(text).params
+    assert p["precision"] == precision and "kv_precision" not in p
+
+
+def test_kv_abbreviation_still_names_the_cache() -> None:
+    p = extract("70B в bf16, кв кэш в int8").params
+    assert (p["precision"], p["kv_precision"]) == ("bf16", "int8")
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("контекст 32k", 32768),
+        ("контекст 32 тыс. токенов", 32000),
+        ("контекст 32768", 32768),
+        ("32768 токенов", 32768),
+        ("контекстом 128К", 131072),
+        ("контекст 100k", 100000),
+        ("1 млн токенов контекста", 1_000_000),
+    ],
+)
+def test_context(text: str, tokens: int) -> None:
+    assert extract(f"70B bf16 {text}").params["context_tokens"] == tokens
+
+
+@pytest.mark.parametrize("text", ["неделю не могу запустить модель", "а неделька была тяжёлая"])
+def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
+    assert "duration" not in extract(text).params
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["нарезать одну карту на 7 частей для курса", "H100 на 2 части", "2 частично занятые карты"],
+)
+def test_parts_are_no_hours(text: str) -> None:
+    """«на 7 частей» once read as 7 hours and sent a MIG question to the cost calculator."""
+    assert "duration" not in extract(text).params
+
+
+@pytest.mark.parametrize(("text", "hours"), [("на 36 часов", 36), ("на 5 ч", 5), ("на 3 часа", 3)])
+def test_hours_in_every_form(text: str, hours: int) -> None:
+    params = extract(f"8 H100 {text}").params
+    assert (params["duration"], params["duration_unit"]) == (hours, "hours")
+
+
+@pytest.mark.parametrize(("text", "context"), [("а если без контекста?", 0), ("без kv-кэша", 0)])
+def test_without_the_context(text: str, context: int) -> None:
+    assert extract(text).params["context_tokens"] == context
+
+
+def test_without_quantisation_is_no_context() -> None:
+    assert "context_tokens" not in extract("а без квантования качество лучше?").params
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("what about a month?", (1, "months")),
+        ("for a week", (1, "weeks")),
+        ("one day", (1, "days")),
+    ],
+)
+def test_english_durations_in_words(text: str, duration: tuple[int, str]) -> None:
+    p = extract(text).params
+    assert (p["duration"], p["duration_unit"]) == duration
+
+
+def test_a_million_tokens_in_words_is_a_context() -> None:
+    assert extract("а на миллион токенов?").params["context_tokens"] == 1_000_000
+
+
+def test_tokens_per_second_is_not_context() -> None:
+    assert "context_tokens" not in extract("70B выдаёт 50 токенов в секунду").params
+
+
+@pytest.mark.parametrize(
+    ("text", "batch"),
+    [
+        ("батч 8", 8),
+        ("8 пользователей одновременно", 8),
+        ("batch size 16", 16),
+        ("4 запроса", 4),
+        ("если 10 человек одновременно", 10),
+        ("контекст 32к, юзеров человек 8", 8),
+        ("пользователей до 20, контекст 8k", 20),
+        ("запросов 4 одновременно", 4),
+    ],
+)
+def test_batch(text: str, batch: int) -> None:
+    assert extract(f"70B {text}").params["batch"] == batch
+
+
+@pytest.mark.parametrize("text", ["сессии 2 часа", "клиентов 100 в месяц", "чат 2.0"])
+def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
+    assert "batch" not in extract(text).params
+
+
+@pytest.mark.parametrize(
+    ("text", "gpu", "gpus"),
+    [
+        ("8×H100", "h100-sxm", 8),
+        ("8xH100", "h100-sxm", 8),
+        ("восемь H100", "h100-sxm", 8),
+        ("на двух картах", None, 2),
+        ("H200 x4", "h200", 4),
+        ("на одной RTX 5090", "rtx-5090", 1),
+        ("на н100", "h100-sxm", None),
+        ("RTX PRO 6000 Blackwell", "rtx-pro-6000", None),
+        ("8-GPU сервер", None, 8),
+    ],
+)
+def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
+    p = extract(text).params
+    assert (p.get("gpu"), p.get("gpus")) == (gpu, gpus)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("2 190 $ в месяц", "price_month", 2190),
+        ("2190 долларов в месяц", "price_month", 2190),
+        ("$2,190 per month", "price_month", 2190),
+        ("1,8 $ в час", "price_hour", 1.8),
+        ("3 $/ч", "price_hour", 3),
+        ("2,5 доллара за час", "price_hour", 2.5),
+    ],
+)
+def test_money(text: str, key: str, value: float) -> None:
+    assert extract(text).params[key] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("H100 на 5 дней за 2190 в месяц", "price_month", 2190),
+        ("по 1.8 в час 4 карты на неделю", "price_hour", 1.8),
+        ("L40S, цена 1 000 в месяц", "price_month", 1000),
+    ],
+)
+def test_a_price_with_its_period_needs_no_currency(text: str, key: str, value: float) -> None:
+    p = extract(text).params
+    assert p[key] == pytest.approx(value)
+    assert p.get("duration") != value  # the price is not read as a duration as well
+
+
+@pytest.mark.parametrize(
+    "text", ["100 запросов в час", "по 8 часов в день", "за 2 часа", "70B на 2 месяца"]
+)
+def test_other_numbers_before_a_period_are_no_price(text: str) -> None:
+    p = extract(text).params
+    assert "price_hour" not in p and "price_month" not in p
+
+
+@pytest.mark.parametrize(
+    ("text", "duration"),
+    [
+        ("10 часов", (10, "hours")),
+        ("3 суток", (3, "days")),
+        ("за неделю", (1, "weeks")),
+        ("на месяц", (1, "months")),
+        ("две недели", (2, "weeks")),
+        ("полгода", (6, "months")),
+        ("5 дней", (5, "days")),
+    ],
+)
+def test_durations(text: str, duration: tuple[float, str]) -> None:
+    p = extract(f"8 GPU {text}").params
+    assert (p["duration"], p["duration_unit"]) == duration
+
+
+def test_monthly_price_is_not_a_duration() -> None:
+    p = extract("2 190 $ в месяц — сколько за час?").params
+    assert "duration" not in p and p["price_month"] == 2190
+
+
+def test_training_words() -> None:
+    assert extract("QLoRA 65B").params["method"] == "qlora"
+    assert extract("LoRA 8B").params["method"] == "lora"
+    assert extract("ZeRO-3 на 8 GPU").params["sharding"] == "zero3"
+    assert extract("FSDP").params["sharding"] == "fsdp"
