@@ -7,7 +7,41 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
-from assistant.answer.calculations.display import Display
+
+class DisplayItem(BaseModel):
+    """One stated input: «Модель» — «Llama 3 70B»."""
+
+    label: str
+    value: str
+
+
+class DisplayRow(BaseModel):
+    """One line of the breakdown: «Веса» — «70,6 ГБ» — «70,6 млрд × 1 байт (FP8)»."""
+
+    label: str
+    value: str
+    note: str = ""
+    strong: bool = False  # the total
+
+
+class DisplayTable(BaseModel):
+    caption: str
+    columns: list[str]
+    rows: list[list[str]]
+
+
+class Display(BaseModel):
+    """A calculation for people, shared by every renderer (answer/calculations/display.py
+    builds it; DISPLAY.md)."""
+
+    title: str
+    headline: str
+    inputs: list[DisplayItem] = Field(default_factory=list)
+    rows: list[DisplayRow] = Field(default_factory=list)
+    table: DisplayTable | None = None
+    assumptions: list[str] = Field(default_factory=list)
+    source: str = ""
+
 
 Route = Literal[
     "term",  # explain one term

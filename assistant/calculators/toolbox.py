@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from assistant.answer.calculations.display import Display, build_display
+from assistant.answer.calculations.display import build_display
 from assistant.calculators.base import Tool, ToolResult
 from assistant.calculators.registry import get_tool
 from assistant.corpus.catalog import Catalog
+from assistant.schema import Display
 from assistant.understanding.calculation import NumericOutcome, solve
 from assistant.understanding.reader import ParsedMessage, Reader
 

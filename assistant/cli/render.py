@@ -18,8 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from assistant.answer.calculations.display import Display, fresh_assumptions
-from assistant.schema import Answer, Citation
+from assistant.answer.calculations.display import fresh_assumptions
+from assistant.schema import Answer, Citation, Display
 
 _SOURCES_LINE = re.compile(r"^\s*Источник(?:и)?\s*:.*$\n?", re.IGNORECASE | re.MULTILINE)
 

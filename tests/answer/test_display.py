@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from assistant.answer.calculations.display import Display, build_display
+from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.words import gb_span, gpu_name, num, usd
 from assistant.calculators.base import ToolResult
+from assistant.schema import Display
 from tests.helpers import CATALOG, TOOLBOX
 
 run = TOOLBOX.run

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.answer.calculations.display import Display, DisplayItem, DisplayRow, DisplayTable
 from assistant.channels.telegram.render import (
     absolute_url,
     escape,
@@ -20,7 +19,15 @@ from assistant.channels.telegram.render import (
     text_length,
     visible_text,
 )
-from assistant.schema import Answer, Citation, ToolCall
+from assistant.schema import (
+    Answer,
+    Citation,
+    Display,
+    DisplayItem,
+    DisplayRow,
+    DisplayTable,
+    ToolCall,
+)
 from tests.channels.tg_html import ApiError, parse_html
 
 

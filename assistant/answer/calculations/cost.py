@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.answer.calculations.display import Body, DisplayRow, Facts, number
+from assistant.answer.calculations.facts import Body, Facts, number
 from assistant.answer.calculations.words import NBSP, count, duration, gpu_name, num, sentence, usd
+from assistant.schema import DisplayRow
 
 
 def _cost(f: Facts) -> Body:

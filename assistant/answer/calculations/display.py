@@ -13,88 +13,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
-
+from assistant.answer.calculations import cost, memory
+from assistant.answer.calculations.facts import Body, Facts
 from assistant.answer.calculations.words import (
     DEFAULT_PHRASES,
     SUPERSEDED,
     TOOL_SOURCE,
     TOOL_TITLE,
-    gb,
-    gb_span,
     input_items,
     sentence,
 )
 from assistant.calculators.base import ToolResult
+from assistant.calculators.registry import get_tool
 from assistant.corpus.catalog import Catalog
+from assistant.errors import ToolInputError
+from assistant.schema import Display, DisplayItem
 
 log = logging.getLogger(__name__)
-
-
-class DisplayItem(BaseModel):
-    """One stated input: «Модель» — «Llama 3 70B»."""
-
-    label: str
-    value: str
-
-
-class DisplayRow(BaseModel):
-    """One line of the breakdown: «Веса» — «70,6 ГБ» — «70,6 млрд × 1 байт (FP8)»."""
-
-    label: str
-    value: str
-    note: str = ""
-    strong: bool = False  # the total
-
-
-class DisplayTable(BaseModel):
-    caption: str
-    columns: list[str]
-    rows: list[list[str]]
-
-
-class Display(BaseModel):
-    """The contract shared by every renderer (DISPLAY.md)."""
-
-    title: str
-    headline: str
-    inputs: list[DisplayItem] = Field(default_factory=list)
-    rows: list[DisplayRow] = Field(default_factory=list)
-    table: DisplayTable | None = None
-    assumptions: list[str] = Field(default_factory=list)
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class Facts:
-    """A result read defensively: numbers as floats or None, never a KeyError."""
-
-    result: ToolResult
-    stated: frozenset[str]
-    catalog: Catalog
-
-    @property
-    def tool(self) -> str:
-        return self.result.tool
-
-    def value(self, key: str) -> float | None:
-        return number(self.result.values.get(key))
-
-    def arg(self, key: str) -> Any:
-        return self.result.inputs.get(key)
-
-    @property
-    def unit(self) -> str:
-        return "ГиБ" if str(self.result.values.get("unit", "")).lower() == "gib" else "ГБ"
-
-    def gb(self, x: float) -> str:
-        return gb(x, self.unit)
-
-    def span(self, lo: float, hi: float, whole: bool = True) -> str:
-        return gb_span(lo, hi, self.unit, whole=whole)
+BUILDERS: dict[str, Callable[[Facts], Body]] = {**memory.BUILDERS, **cost.BUILDERS}
 
 
 def build_display(
@@ -107,7 +45,7 @@ def build_display(
     who = frozenset(stated) if stated is not None else _stated_guess(result)
     facts = Facts(result, who, catalog)
     try:
-        body = _builders().get(result.tool, generic)(facts)
+        body = BUILDERS.get(result.tool, generic)(facts)
     except Exception:  # a calculator changed shape: show less, never a trace or a key
         log.exception("display for %s failed", result.tool)
         body = generic(facts)
@@ -143,9 +81,6 @@ def _stated_guess(result: ToolResult) -> frozenset[str]:
 
 
 def _field_defaults(tool: str) -> dict[str, Any]:
-    from assistant.calculators.registry import get_tool
-    from assistant.errors import ToolInputError
-
     try:
         fields = get_tool(tool).input_model.model_fields
     except ToolInputError:  # a tool this build does not know: nothing to compare with
@@ -176,20 +111,6 @@ def assumptions(result: ToolResult, notes: Iterable[str] = ()) -> list[str]:
 # -- per tool ------------------------------------------------------------------------------------
 
 
-def _builders() -> dict[str, Callable[[Facts], Body]]:
-    from assistant.answer.calculations import cost as display_cost
-    from assistant.answer.calculations import memory as display_memory
-
-    return {**display_memory.BUILDERS, **display_cost.BUILDERS}
-
-
-@dataclass(frozen=True)
-class Body:
-    headline: str
-    rows: list[DisplayRow]
-    table: DisplayTable | None = None
-
-
 def generic(f: Facts) -> Body:
     first = f.result.summary_ru.split(". ")[0].rstrip(".")
     return Body(headline=first + "." if first else "", rows=[])
@@ -208,18 +129,3 @@ def fresh_assumptions(text: str, displays: Sequence[Display | None]) -> list[lis
         seen.update(items)
         out.append(items)
     return out
-
-
-def number(raw: object) -> float | None:
-    """A JSON number as float; bools, strings and None are not numbers."""
-    return float(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
-
-
-__all__ = [
-    "Display",
-    "DisplayItem",
-    "DisplayRow",
-    "DisplayTable",
-    "build_display",
-    "fresh_assumptions",
-]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from assistant.answer.calculations.display import Body, DisplayRow, DisplayTable, Facts, number
+from assistant.answer.calculations.facts import Body, Facts, number
 from assistant.answer.calculations.words import (
     METHOD_TITLE,
     NBSP,
@@ -24,6 +24,7 @@ from assistant.answer.calculations.words import (
 )
 from assistant.calculators.units import plural
 from assistant.corpus.catalog import Catalog
+from assistant.schema import DisplayRow, DisplayTable
 
 
 def who(f: Facts) -> str:

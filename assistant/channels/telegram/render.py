@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from assistant.answer.calculations.display import Display, fresh_assumptions
-from assistant.schema import Answer, Citation, ToolCall
+from assistant.answer.calculations.display import fresh_assumptions
+from assistant.schema import Answer, Citation, Display, ToolCall
 
 TELEGRAM_LIMIT = 4096  # characters of one message text
 
