@@ -6,18 +6,19 @@ import logging
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from assistant.answer.calculations.questions import notes
 from assistant.answer.compose import Picked, SentenceBank, general_first, pick
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
-from assistant.calculators.toolbox import Toolbox
 from assistant.corpus.catalog import Catalog
+from assistant.numeric import Calculations
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.indexing import split_sentences
 from assistant.search.retrieval import Retrieval, Retriever
 from assistant.search.scope import Scope, decide_scope
 from assistant.settings import Settings
 from assistant.text.tokens import Tokens, tokenize
-from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.calculation import Outcome
 from assistant.understanding.edges import (
     UNAVAILABLE,
     no_throughput_figure,
@@ -25,6 +26,7 @@ from assistant.understanding.edges import (
     unthread,
 )
 from assistant.understanding.gate import wants_calculation
+from assistant.understanding.params import Params
 from assistant.understanding.reader import ParsedMessage, Reader
 from assistant.understanding.triage import handoff_answer, triage
 from assistant.understanding.vocabulary import Vocabulary
@@ -39,7 +41,7 @@ class Request:
 
     message: ParsedMessage
     history: list[Turn]
-    carried: dict[str, Any]  # the previous answer's numeric parameters
+    carried: Params  # the previous answer's numeric parameters
 
     @property
     def text(self) -> str:
@@ -74,9 +76,9 @@ class Engine:
         self.glossary = retriever.glossary
         self.entries = self.glossary.by_slug()
         self.bank = SentenceBank(self.glossary.entries, retriever.index)
-        self.tools = Toolbox(catalog)
         self.vocabulary = Vocabulary(self.glossary, catalog)
         self.reader = Reader(catalog, terms=retriever.aliases)
+        self.calculations = Calculations(catalog, self.reader)
         self.embedded = embedded
         self.llm = llm
         self.guard = Guard(settings, self.glossary, catalog, embedded, llm)
@@ -104,13 +106,21 @@ class Engine:
         if sig.greeting:
             return self._fixed("greeting", req, thanks=sig.thanks)
         if (handoff := triage(req.text)) is not None:  # refunds, outages, accounts: people decide
-            return handoff_answer(handoff, req.text, req.carried, self.settings.prompts_dir)
+            return handoff_answer(
+                handoff, req.text, req.carried.stored(), self.settings.prompts_dir
+            )
         if sig.not_ours:  # other vendors' prices, stocks, contracts: never calculate or guess
             return self._fixed("out_of_scope", req, refused=True)
         outcome = self._calculate(req)
-        args, carried = outcome.arguments, bool(req.carried)
-        if outcome.rejected or wants_calculation(
-            req.message, outcome.is_numeric, outcome.missing, args, carried
+        if outcome is not None and (
+            outcome.rejected
+            or wants_calculation(
+                req.message,
+                True,
+                list(outcome.missing),
+                outcome.arguments.stored(),
+                bool(req.carried),
+            )
         ):
             return self._numeric(req, outcome)
         searched = self._search(req)
@@ -118,36 +128,41 @@ class Engine:
             return self._outside(searched)
         return no_throughput_figure(self._explain(searched), req.message)
 
-    def _carried(self, history: list[Turn]) -> dict[str, Any]:
+    def _carried(self, history: list[Turn]) -> Params:
         """The previous answer's parameters; a history of text only (a pasted support thread,
         an OpenAI-style client) has none, so the customer's turns are read again in order."""
         if any(t.role == "assistant" and t.params for t in history):
             return _carried(history)
-        state: dict[str, Any] = {}
+        state = Params()
         for turn in history:
             if turn.role != "user":
                 continue
-            outcome = self.tools.solve(self.reader.read(turn.content), state)
-            if outcome.is_numeric and not outcome.rejected:
+            outcome = self._compute(self.reader.read(turn.content), state)
+            if outcome is not None and not outcome.rejected:
                 state = outcome.params
         return state
 
-    def _calculate(self, req: Request) -> NumericOutcome:
-        outcome = self.tools.solve(req.message, req.carried)
-        if outcome.is_numeric and outcome.missing and outcome.tool:
+    def _compute(self, message: ParsedMessage, carried: Params) -> Outcome | None:
+        plan = self.calculations.plan(message, carried)
+        return None if plan is None else self.calculations.compute(plan)
+
+    def _calculate(self, req: Request) -> Outcome | None:
+        outcome = self._compute(req.message, req.carried)
+        if outcome is not None and outcome.missing:
             return self._fill_with_llm(outcome, req) or outcome
         return outcome
 
-    def _fill_with_llm(self, outcome: NumericOutcome, req: Request) -> NumericOutcome | None:
+    def _fill_with_llm(self, outcome: Outcome, req: Request) -> Outcome | None:
         """Offer the calculator to the LLM as a forced tool call; keep only what the user said."""
-        if self.llm is None or not self.llm.available or outcome.tool is None:
+        if self.llm is None or not self.llm.available:
             return None
-        tool = self.tools.get(outcome.tool).openai()
+        tool = self.calculations.get(outcome.tool).openai()
         filled = self.llm.fill_arguments(tool, req.message, req.history)
         if not filled:
             return None
-        retry = self.tools.solve(req.message, {**req.carried, **outcome.params, **filled})
-        return retry if retry.is_numeric and len(retry.missing) < len(outcome.missing) else None
+        state = req.carried.merged(outcome.params).merged(Params.of(filled))
+        retry = self._compute(req.message, state)
+        return retry if retry is not None and len(retry.missing) < len(outcome.missing) else None
 
     def _search(self, req: Request) -> Searched:
         text = self.condense(req)
@@ -210,7 +225,7 @@ class Engine:
         self, route: Route, req: Request, *, refused: bool = False, thanks: bool = False
     ) -> Answer:
         ctx = AnswerContext(route=route, message=req.text, question=req.text, thanks=thanks)
-        meta = AnswerMeta(question=req.text, params=req.carried, confidence="high")
+        meta = AnswerMeta(question=req.text, params=req.carried.stored(), confidence="high")
         return Answer(
             answer=self.embedded.generate(ctx),
             refused=refused,
@@ -235,7 +250,7 @@ class Engine:
         )
         meta = AnswerMeta(
             question=req.question.text,
-            params=req.carried,
+            params=req.carried.stored(),
             slugs=[e.slug for e in nearest],
             confidence="low",
             handoff=True,
@@ -263,7 +278,7 @@ class Engine:
         )
         meta = AnswerMeta(
             question=question,
-            params=req.carried,
+            params=req.carried.stored(),
             slugs=list(slugs),
             confidence=req.scope.confidence,
         )
@@ -323,15 +338,16 @@ class Engine:
             out.append(Picked(entry, n, tuple(sents)))
         return tuple(p for p in out if p.sentences)
 
-    def _numeric(self, req: Request, outcome: NumericOutcome) -> Answer:
+    def _numeric(self, req: Request, outcome: Outcome) -> Answer:
         route: Route = "clarify" if outcome.missing or outcome.rejected else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
+        read = notes(outcome.plan)
         calls = [
             ToolCall(
                 name=r.tool,
                 arguments=r.inputs,
                 result=r.model_dump(),
-                display=self.tools.display(r, outcome.arguments, outcome.notes_ru),
+                display=self.calculations.display(r, outcome.arguments.present(), read),
             )
             for r in outcome.results
         ]
@@ -342,10 +358,11 @@ class Engine:
             history=req.history,
             entries=sources,
             outcome=outcome,
+            tool_text=self.calculations.text(outcome),
         )
         meta = AnswerMeta(
             question=req.text,
-            params=outcome.params,
+            params=outcome.params.stored(),
             slugs=[e.slug for e in sources],
             confidence="high",
         )
@@ -395,9 +412,9 @@ def _previous_topic(history: list[Turn]) -> Turn | None:
     return next((t for t in reversed(history) if t.role == "assistant" and t.slugs), None)
 
 
-def _carried(history: list[Turn]) -> dict[str, Any]:
+def _carried(history: list[Turn]) -> Params:
     prev = next((t for t in reversed(history) if t.role == "assistant"), None)
-    return dict(prev.params) if prev else {}
+    return Params.of(prev.params) if prev else Params()
 
 
 def _evidence(p: Picked) -> Evidence:

@@ -13,16 +13,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from assistant.calculators.toolbox import Toolbox
 from assistant.corpus.catalog import load_catalog
+from assistant.numeric import Calculations, NumericOutcome
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
 from assistant.settings import ROOT
-from assistant.understanding.calculation import NumericOutcome
 from assistant.understanding.reader import ParsedMessage
 
 CATALOG = load_catalog(ROOT / "corpus")
-TOOLBOX = Toolbox(CATALOG)
+TOOLBOX = Calculations(CATALOG)
 
 
 def read(text: str) -> ParsedMessage:

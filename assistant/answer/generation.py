@@ -19,7 +19,7 @@ from assistant.llm import assist
 from assistant.llm.client import ChatClient
 from assistant.schema import Route, Turn
 from assistant.text.templates import render
-from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.calculation import Outcome
 from assistant.understanding.reader import ParsedMessage
 
 EXAMPLES = (
@@ -39,7 +39,8 @@ class AnswerContext:
     history: Sequence[Turn] = ()
     entries: tuple[Entry, ...] = ()
     picked: tuple[Picked, ...] = ()
-    outcome: NumericOutcome | None = None
+    outcome: Outcome | None = None
+    tool_text: str = ""  # the calculation's answer text (answer/calculations/text.py)
     defined_term: str = ""
     thanks: bool = False
 
@@ -104,8 +105,7 @@ class EmbeddedGenerator:
         if ctx.route == "not_found":
             return self._render("not_found", term=ctx.defined_term, nearest=ctx.entries)
         if ctx.route in ("numeric", "clarify"):
-            tool_text = ctx.outcome.answer_ru if ctx.outcome else ""
-            return self._render("numeric", tool_text=tool_text, sources=ctx.entries)
+            return self._render("numeric", tool_text=ctx.tool_text, sources=ctx.entries)
         return self._render("answer", paragraphs=[paragraph(p) for p in ctx.picked])
 
 

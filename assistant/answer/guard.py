@@ -71,9 +71,10 @@ class Guard:
         results = [r.model_dump() for r in ctx.outcome.results] if ctx.outcome else []
         for result in results:
             sources.add_json(result)
-        tool_text = ctx.outcome.answer_ru if ctx.outcome else ""
-        sources.add(tool_text)
-        sources.claims = ClaimSources.build(self.lexicon, ctx.entries, results, user, [tool_text])
+        sources.add(ctx.tool_text)
+        sources.claims = ClaimSources.build(
+            self.lexicon, ctx.entries, results, user, [ctx.tool_text]
+        )
         return sources
 
     def recheck(

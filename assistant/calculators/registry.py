@@ -19,13 +19,24 @@ assumptions_ru.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from assistant.calculators import cost, fit, memory, training
 from assistant.calculators.base import Tool, ToolResult
 from assistant.errors import ToolInputError
 
-__all__ = ["TOOLS", "Tool", "ToolResult", "all_tools", "get_tool", "openai_tools"]
+__all__ = ["TOOLS", "Tool", "ToolName", "ToolResult", "all_tools", "get_tool", "openai_tools"]
+
+
+class ToolName(StrEnum):
+    """The calculators, by the name the API, the LLM and stored turns use."""
+
+    vram_inference = "vram_inference"
+    vram_training = "vram_training"
+    gpu_fit = "gpu_fit"
+    gpu_cost = "gpu_cost"
+
 
 TOOLS: tuple[Tool, ...] = (memory.TOOL, training.TOOL, fit.TOOL, cost.TOOL)
 

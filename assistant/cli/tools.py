@@ -12,13 +12,13 @@ import typer
 
 from assistant.answer.calculations.text import result_text
 from assistant.calculators.base import ToolResult
-from assistant.calculators.toolbox import Toolbox
 from assistant.cli import app, eval_app
 from assistant.cli.common import batch_line, console, read_stdin_lines, settings, user_errors
 from assistant.corpus.catalog import load_catalog
 from assistant.evaluation.scoring import fmt
 from assistant.evaluation.sets import SplitChoice
 from assistant.evaluation.tools import evaluate
+from assistant.numeric import Calculations
 
 _SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
 
@@ -39,11 +39,11 @@ def _print_result(result: ToolResult, as_json: bool) -> None:
         console.print(result_text(result), highlight=False)
 
 
-def _toolbox() -> Toolbox:
+def _toolbox() -> Calculations:
     """The calculators on the configured corpus (a corpus error exits 2 with its problems)."""
     config = settings()
     with user_errors():
-        return Toolbox(load_catalog(config.corpus_dir))
+        return Calculations(load_catalog(config.corpus_dir))
 
 
 def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
@@ -157,7 +157,7 @@ def calc(
                 console.print(out.answer_ru, highlight=False)
 
 
-def _solved_json(toolbox: Toolbox, question: str) -> str:
+def _solved_json(toolbox: Calculations, question: str) -> str:
     return json.dumps(toolbox.solve(question).model_dump(), ensure_ascii=False)
 
 

@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.calculators.toolbox import Toolbox
 from assistant.errors import CorpusError, CorpusProblem
 from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
-from assistant.understanding.calculation import NumericOutcome
+from assistant.numeric import Calculations, NumericOutcome
 
 HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0, "years": 8760.0}
 
@@ -102,14 +101,14 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _solve_chain(case: dict[str, Any], toolbox: Toolbox) -> NumericOutcome:
+def _solve_chain(case: dict[str, Any], toolbox: Calculations) -> NumericOutcome:
     carried: dict[str, Any] | None = None
     for prev in case.get("after", []):
         carried = toolbox.solve(prev, carried).params
     return toolbox.solve(case["question"], carried)
 
 
-def run_case(case: dict[str, Any], toolbox: Toolbox) -> CaseResult:
+def run_case(case: dict[str, Any], toolbox: Calculations) -> CaseResult:
     """Solve the case (after its follow-up chain); an exception is a failed case, not the end."""
     out: NumericOutcome | None = None
     try:
@@ -172,5 +171,5 @@ def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
     ]
 
 
-def evaluate(path: Path, toolbox: Toolbox, choice: SplitChoice = SplitChoice.both) -> Report:
+def evaluate(path: Path, toolbox: Calculations, choice: SplitChoice = SplitChoice.both) -> Report:
     return Report([run_case(c, toolbox) for c in load(path, choice)], columns(choice))

@@ -13,10 +13,9 @@ with_follow_up(read("а если по 3.2?"), carried) → price_hour 3.2 after 
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
-from typing import Any
 
 from assistant.understanding import intent
+from assistant.understanding.params import Params
 from assistant.understanding.quantities import Extraction
 from assistant.understanding.reader import ParsedMessage
 
@@ -27,22 +26,18 @@ SHORT_FOLLOW_UP_WORDS = 5
 ASKS_FIT_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
 
 
-def _has(p: Any, *keys: str) -> bool:
-    return any(k in p for k in keys)
-
-
-def short_follow_up(message: ParsedMessage, carried: dict[str, Any]) -> bool:
-    if not carried.get("tool"):
+def short_follow_up(message: ParsedMessage, carried: Params) -> bool:
+    if not carried.tool:
         return False
     return message.signals.continues or len(message.words) <= SHORT_FOLLOW_UP_WORDS
 
 
-def asks_fit(message: ParsedMessage, carried: dict[str, Any]) -> bool:
+def asks_fit(message: ParsedMessage, carried: Params) -> bool:
     """A longer follow-up (up to 8 words) that asks where the carried calculation fits: which
     card («16к, и на какой карте лучше?» after the agent asked for the context) or whether it
     fits what it names («will it fit on a 4090?», «окей, а в bf16 влезет в h100?»). A fit word
     alone («неделю не могу запустить модель») is no such question."""
-    if not carried.get("tool") or len(message.words) > ASKS_FIT_WORDS:
+    if not carried.tool or len(message.words) > ASKS_FIT_WORDS:
         return False
     q = message.quantities
     return intent.chooses_card(message.normalised) or ("fit" in q.intents and bool(q.params))
@@ -60,20 +55,20 @@ _ONLY_COUNT = re.compile(
 )
 
 
-def _with_bare_count(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+def _with_bare_count(message: ParsedMessage, carried: Params, ex: Extraction) -> Extraction:
     """«а на одной?», «а на 8?»: after a calculation with GPUs a bare number is their count;
     after a fit on a card a number alone is too («ну а две?»)."""
-    if "gpus" in ex.params or not short_follow_up(message, carried):
+    if ex.params.has("gpus") or not short_follow_up(message, carried):
         return ex
-    if carried.get("tool") not in (*MEMORY_TOOLS, "gpu_cost"):
+    if carried.tool not in (*MEMORY_TOOLS, "gpu_cost"):
         return ex
     m = _BARE_COUNT.search(message.normalised)
-    if m is None and carried.get("tool") == "gpu_fit" and _has(carried, "gpu", "gpu_memory_gb"):
+    if m is None and carried.tool == "gpu_fit" and carried.has("gpu", "gpu_memory_gb"):
         m = _ONLY_COUNT.search(message.normalised)  # «ну а две?» after a fit on a card
-    if m is None or _has(ex.params, "context_tokens", "duration", *SIZE):
+    if m is None or ex.params.has("context_tokens", "duration", *SIZE):
         return ex
     n = int(m.group(1)) if m.group(1).isdigit() else 1
-    gpus = Extraction(params=MappingProxyType({"gpus": n}))
+    gpus = Extraction(params=Params(gpus=n))
     return ex.merged(gpus)
 
 
@@ -85,31 +80,29 @@ _NUMBER_ONLY = re.compile(
 )
 
 
-def _memory_expected(carried: dict[str, Any], ex: Extraction) -> bool:
+def _memory_expected(carried: Params, ex: Extraction) -> bool:
     """The question back about an unknown card's memory is open, or a memory calculation is
     followed by «хватит?» / «влезет?» naming no card («а 80 гигов хватит?»)."""
-    if "gpu_memory_gb" in ex.params:
+    if ex.params.has("gpu_memory_gb"):
         return False
-    if "gpu_label" in carried and "gpu_memory_gb" not in carried:
+    if carried.has("gpu_label") and not carried.has("gpu_memory_gb"):
         return True
-    inference = carried.get("tool") in ("vram_inference", "gpu_fit")
-    return inference and ex.verdict and not _has(ex.params, "gpu", "gpu_label")
+    inference = carried.tool in ("vram_inference", "gpu_fit")
+    return inference and ex.verdict and not ex.params.has("gpu", "gpu_label")
 
 
-def _with_bare_memory(
-    message: ParsedMessage, carried: dict[str, Any], ex: Extraction
-) -> Extraction:
+def _with_bare_memory(message: ParsedMessage, carried: Params, ex: Extraction) -> Extraction:
     """«24 ГБ», «там 48 гигов», or a number alone («12») after the question back about an
     unknown card's memory; «а 80 гигов хватит?» after a memory calculation: the memory of the
     card asked about."""
     if not _memory_expected(carried, ex):
         return ex
     m = _BARE_MEMORY.search(message.normalised)
-    if m is None and carried.get("asked") == "gpu_memory":  # «Сколько памяти у этой карты?»
+    if m is None and carried.asked == "gpu_memory":  # «Сколько памяти у этой карты?»
         m = _NUMBER_ONLY.search(message.normalised)  # «12», «ну 16»
     if m is None or not short_follow_up(message, carried):
         return ex
-    return ex.merged(Extraction(params=MappingProxyType({"gpu_memory_gb": float(m.group(1))})))
+    return ex.merged(Extraction(params=Params(gpu_memory_gb=float(m.group(1)))))
 
 
 # «да», «давай пример», «бери из глоссария»: yes to the offer in the question back
@@ -120,19 +113,17 @@ _YES = re.compile(
 
 
 def _with_example_price(
-    message: ParsedMessage, carried: dict[str, Any], ex: Extraction, example_gpu: str | None
+    message: ParsedMessage, carried: Params, ex: Extraction, example_gpu: str | None
 ) -> Extraction:
     """«да, возьми пример» after «По какой цене считать? … возьму пример из глоссария»: the
     example's card (its price is the glossary's) — never for another card already named."""
-    if carried.get("asked") != "price" or example_gpu is None:
+    if carried.asked != "price" or example_gpu is None:
         return ex
-    if carried.get("gpu") not in (None, example_gpu) or _has(
-        ex.params, "gpu", "price_month", "price_hour"
-    ):
+    if carried.gpu not in (None, example_gpu) or ex.params.has("gpu", "price_month", "price_hour"):
         return ex
     if not short_follow_up(message, carried) or not _YES.search(message.normalised):
         return ex
-    return ex.merged(Extraction(params=MappingProxyType({"gpu": example_gpu})))
+    return ex.merged(Extraction(params=Params(gpu=example_gpu)))
 
 
 # «а если по 3.2?», «а по 1000?»: a number alone after «по» is the price, in the carried unit
@@ -140,21 +131,21 @@ _BARE_PRICE = re.compile(r"(?:^|\s)по (\d{1,7}(?:\.\d+)?)\s*[?!.…]*$")
 PRICES = ("price_hour", "price_month")
 
 
-def _with_bare_price(message: ParsedMessage, carried: dict[str, Any], ex: Extraction) -> Extraction:
+def _with_bare_price(message: ParsedMessage, carried: Params, ex: Extraction) -> Extraction:
     """After a cost with a price, «а если по 3.2?» changes the price (per card, «по») and
     keeps its period."""
-    key = next((k for k in PRICES if k in carried), None)
-    if carried.get("tool") != "gpu_cost" or key is None or _has(ex.params, *PRICES):
+    key = next((k for k in PRICES if carried.has(k)), None)
+    if carried.tool != "gpu_cost" or key is None or ex.params.has(*PRICES):
         return ex
     m = _BARE_PRICE.search(message.normalised)
     if m is None or not short_follow_up(message, carried):
         return ex
-    price = {key: float(m.group(1)), "price_scope": "per_gpu"}  # «по» — for each card
-    return ex.merged(Extraction(params=MappingProxyType(price)))
+    price = Params.model_validate({key: float(m.group(1)), "price_scope": "per_gpu"})  # «по»: each
+    return ex.merged(Extraction(params=price))
 
 
 def with_follow_up(
-    message: ParsedMessage, carried: dict[str, Any], example_gpu: str | None = None
+    message: ParsedMessage, carried: Params, example_gpu: str | None = None
 ) -> Extraction:
     """«а для 32k?»: after a memory question a bare «32k» is the context length."""
     ex = _with_bare_count(message, carried, message.quantities)
@@ -162,8 +153,8 @@ def with_follow_up(
     ex = _with_example_price(message, carried, ex, example_gpu)
     ex = _with_bare_price(message, carried, ex)
     if (
-        carried.get("tool") in MEMORY_TOOLS
-        and "context_tokens" not in ex.params
+        carried.tool in MEMORY_TOOLS
+        and not ex.params.has("context_tokens")
         and (short_follow_up(message, carried) or asks_fit(message, carried))
         and message.bare_context is not None
     ):
@@ -171,15 +162,15 @@ def with_follow_up(
     return ex
 
 
-def replace_card(base: dict[str, Any], new: dict[str, Any]) -> None:
-    """Drop from `base` the carried card the follow-up's card replaces: a card named («а на
+def replace_card(base: Params, new: Params) -> Params:
+    """`base` without the carried card the follow-up's card replaces: a card named («а на
     H200?», «а на A6000 на 48 ГБ?») replaces the carried one with its memory; a memory alone
     («а 80 гигов хватит?») replaces the catalogue card, and an unknown card's name once its
     memory was known (the reply «у неё 24 ГБ» to the question back keeps the name)."""
-    if _has(new, "gpu", "gpu_label"):
-        for key in CARD:
-            base.pop(key, None)
-    elif "gpu_memory_gb" in new:
-        base.pop("gpu", None)
-        if "gpu_memory_gb" in base:
-            base.pop("gpu_label", None)
+    if new.has("gpu", "gpu_label"):
+        return base.without(*CARD)
+    if new.has("gpu_memory_gb"):
+        base = base.without("gpu")
+        if base.has("gpu_memory_gb"):
+            base = base.without("gpu_label")
+    return base

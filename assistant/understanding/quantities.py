@@ -19,10 +19,7 @@ price is stated for a server («сервер на 8 H100 стоит …», «з�
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
-from typing import Any
 
 from assistant.corpus.catalog import Catalog, Record, norm
 from assistant.text.numbers import normalise
@@ -43,6 +40,7 @@ from assistant.understanding.amounts import bare_context as _bare_context
 from assistant.understanding.architecture import architecture
 from assistant.understanding.dates import DateMention
 from assistant.understanding.hardware import gpu_memory, unknown_gpu
+from assistant.understanding.params import Params
 from assistant.understanding.periods import masked
 
 
@@ -50,7 +48,7 @@ from assistant.understanding.periods import masked
 class Extraction:
     """Calculator parameters, intent words and catalogue names read from one message."""
 
-    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    params: Params = field(default_factory=Params)
     intents: frozenset[str] = frozenset()
     definitional: bool = False
     price_words: bool = False  # «сколько стоит», «цена» — a price is needed
@@ -64,7 +62,7 @@ class Extraction:
 
     def merged(self, other: Extraction) -> Extraction:
         """This reading plus another's parameters (theirs win) and notes."""
-        params = MappingProxyType({**self.params, **other.params})
+        params = self.params.merged(other.params)
         return replace(self, params=params, notes=self.notes + other.notes)
 
 
@@ -284,7 +282,7 @@ def extract_normalised(
     _training(t, out)
     _flags(t, out)
     return Extraction(
-        params=MappingProxyType(out.params),
+        params=Params.model_validate(out.params),
         intents=frozenset(intent.intents(t) | ({"cost"} if out.params.get("egress") else set())),
         definitional=intent.definitional(t),
         price_words=intent.price_words(raw),
@@ -345,4 +343,4 @@ def bare_context(normalised: str) -> Extraction | None:
     _bare_context(normalised, out)
     if not out.params:
         return None
-    return Extraction(params=MappingProxyType(out.params), notes=tuple(out.notes))
+    return Extraction(params=Params.model_validate(out.params), notes=tuple(out.notes))

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from assistant.calculators.registry import all_tools, get_tool, openai_tools
-from assistant.calculators.toolbox import Toolbox
 from assistant.corpus.catalog import load_catalog
 from assistant.errors import ToolInputError
+from assistant.numeric import Calculations
 from assistant.settings import ROOT
 from tests.helpers import TOOLBOX
 
@@ -218,7 +218,7 @@ def test_calculators_read_the_corpus_they_are_given(tmp_path: Path) -> None:
         shutil.copy(ROOT / "corpus" / name, tmp_path / name)
     gpus = (tmp_path / "gpus.yaml").read_text("utf-8")
     (tmp_path / "gpus.yaml").write_text(gpus.replace("memory_gb: 141", "memory_gb: 100"), "utf-8")
-    other = Toolbox(load_catalog(tmp_path))
+    other = Calculations(load_catalog(tmp_path))
     args = {"params_b": 70, "precision": "fp8", "gpu": "H200"}
     assert other.run("gpu_fit", args).values["gpu_memory_gb"] == 100
     assert TOOLBOX.run("gpu_fit", args).values["gpu_memory_gb"] == 141  # one corpus per toolbox

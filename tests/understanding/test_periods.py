@@ -10,7 +10,7 @@ HOURS = {"hours": 1, "days": 24, "weeks": 168, "months": 730, "years": 8760}
 
 
 def hours(text: str) -> float | None:
-    p = read(text).quantities.params
+    p = read(text).quantities.params.stored()
     return p["duration"] * HOURS[p["duration_unit"]] if "duration" in p else None
 
 
@@ -54,23 +54,25 @@ def test_periods_in_hours(text: str, expected: float | None) -> None:
 )
 def test_impossible_ranges_are_problems_not_durations(text: str) -> None:
     q = read(text).quantities
-    assert q.problems and "duration" not in q.params
+    assert q.problems and "duration" not in q.params.stored()
 
 
 def test_negative_and_overflowing_numbers_keep_their_sign_and_size() -> None:
-    assert read("сколько памяти нужно -13B в FP16?").quantities.params["params_b"] == -13
-    assert read("Qwen3-32B в FP8").quantities.params["model"] == "qwen3-32b"  # a hyphen, not minus
-    huge = read("модель на " + "7" * 400 + "B").quantities.params["params_b"]
+    assert read("сколько памяти нужно -13B в FP16?").quantities.params.params_b == -13
+    assert (
+        read("Qwen3-32B в FP8").quantities.params.stored()["model"] == "qwen3-32b"
+    )  # a hyphen, not minus
+    huge = read("модель на " + "7" * 400 + "B").quantities.params.stored()["params_b"]
     assert huge == float("inf")  # the limits answer it; no OverflowError
 
 
 def test_architecture_stated_memory_and_unknown_gpus() -> None:
-    kv = read("28 layers, 4 kv heads, head_dim 128, ctx 128k, fp16").quantities.params
+    kv = read("28 layers, 4 kv heads, head_dim 128, ctx 128k, fp16").quantities.params.stored()
     assert (kv["layers"], kv["kv_heads"], kv["head_dim"]) == (28, 4, 128)
     assert kv["kv_precision"] == "fp16" and "precision" not in kv  # no weights: the cache's
-    a6000 = read("A6000 на 48 ГБ — влезет Llama 3 8B в FP16?").quantities.params
+    a6000 = read("A6000 на 48 ГБ — влезет Llama 3 8B в FP16?").quantities.params.stored()
     assert a6000["gpu_label"] == "A6000" and a6000["gpu_memory_gb"] == 48 and "gpu" not in a6000
-    a100 = read("Сколько A100 на 40 ГБ нужно для 70B?").quantities.params
+    a100 = read("Сколько A100 на 40 ГБ нужно для 70B?").quantities.params.stored()
     assert a100["gpu"] == "a100-40gb" and "gpu_memory_gb" not in a100
     p40 = read("поместится ли 13B в fp8 на Tesla P40?")
-    assert p40.quantities.params["gpu_label"] == "Tesla P40" and not p40.signals.not_ours
+    assert p40.quantities.params.stored()["gpu_label"] == "Tesla P40" and not p40.signals.not_ours

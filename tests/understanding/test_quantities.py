@@ -58,7 +58,7 @@ def test_normalise(text: str, expected: str) -> None:
     ],
 )
 def test_sizes_and_models(text: str, params: dict[str, Any]) -> None:
-    got = extract(text).params
+    got = extract(text).params.stored()
     assert {k: got.get(k) for k in params} == params
     assert ("model" in got) == ("model" in params)
 
@@ -91,11 +91,11 @@ def test_sizes_and_models(text: str, params: dict[str, Any]) -> None:
     ],
 )
 def test_precisions(text: str, precision: str) -> None:
-    assert extract(f"70B {text}").params["precision"] == precision
+    assert extract(f"70B {text}").params.stored()["precision"] == precision
 
 
 def test_kv_precision_is_separate() -> None:
-    p = extract("70B в bf16, KV-кэш в FP8").params
+    p = extract("70B в bf16, KV-кэш в FP8").params.stored()
     assert (p["precision"], p["kv_precision"]) == ("bf16", "fp8")
 
 
@@ -109,12 +109,12 @@ def test_kv_precision_is_separate() -> None:
 )
 def test_quantising_words_are_not_the_kv_cache(text: str, precision: str) -> None:
     """«кв» starts «квантовать» too: only the word KV / кэш makes a precision the cache's."""
-    p = extract(text).params
+    p = extract(text).params.stored()
     assert p["precision"] == precision and "kv_precision" not in p
 
 
 def test_kv_abbreviation_still_names_the_cache() -> None:
-    p = extract("70B в bf16, кв кэш в int8").params
+    p = extract("70B в bf16, кв кэш в int8").params.stored()
     assert (p["precision"], p["kv_precision"]) == ("bf16", "int8")
 
 
@@ -131,12 +131,12 @@ def test_kv_abbreviation_still_names_the_cache() -> None:
     ],
 )
 def test_context(text: str, tokens: int) -> None:
-    assert extract(f"70B bf16 {text}").params["context_tokens"] == tokens
+    assert extract(f"70B bf16 {text}").params.stored()["context_tokens"] == tokens
 
 
 @pytest.mark.parametrize("text", ["неделю не могу запустить модель", "а неделька была тяжёлая"])
 def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
-    assert "duration" not in extract(text).params
+    assert "duration" not in extract(text).params.stored()
 
 
 @pytest.mark.parametrize(
@@ -145,22 +145,22 @@ def test_a_week_opening_a_complaint_is_no_duration(text: str) -> None:
 )
 def test_parts_are_no_hours(text: str) -> None:
     """«на 7 частей» once read as 7 hours and sent a MIG question to the cost calculator."""
-    assert "duration" not in extract(text).params
+    assert "duration" not in extract(text).params.stored()
 
 
 @pytest.mark.parametrize(("text", "hours"), [("на 36 часов", 36), ("на 5 ч", 5), ("на 3 часа", 3)])
 def test_hours_in_every_form(text: str, hours: int) -> None:
-    params = extract(f"8 H100 {text}").params
+    params = extract(f"8 H100 {text}").params.stored()
     assert (params["duration"], params["duration_unit"]) == (hours, "hours")
 
 
 @pytest.mark.parametrize(("text", "context"), [("а если без контекста?", 0), ("без kv-кэша", 0)])
 def test_without_the_context(text: str, context: int) -> None:
-    assert extract(text).params["context_tokens"] == context
+    assert extract(text).params.stored()["context_tokens"] == context
 
 
 def test_without_quantisation_is_no_context() -> None:
-    assert "context_tokens" not in extract("а без квантования качество лучше?").params
+    assert "context_tokens" not in extract("а без квантования качество лучше?").params.stored()
 
 
 @pytest.mark.parametrize(
@@ -172,16 +172,16 @@ def test_without_quantisation_is_no_context() -> None:
     ],
 )
 def test_english_durations_in_words(text: str, duration: tuple[int, str]) -> None:
-    p = extract(text).params
+    p = extract(text).params.stored()
     assert (p["duration"], p["duration_unit"]) == duration
 
 
 def test_a_million_tokens_in_words_is_a_context() -> None:
-    assert extract("а на миллион токенов?").params["context_tokens"] == 1_000_000
+    assert extract("а на миллион токенов?").params.stored()["context_tokens"] == 1_000_000
 
 
 def test_tokens_per_second_is_not_context() -> None:
-    assert "context_tokens" not in extract("70B выдаёт 50 токенов в секунду").params
+    assert "context_tokens" not in extract("70B выдаёт 50 токенов в секунду").params.stored()
 
 
 @pytest.mark.parametrize(
@@ -198,12 +198,12 @@ def test_tokens_per_second_is_not_context() -> None:
     ],
 )
 def test_batch(text: str, batch: int) -> None:
-    assert extract(f"70B {text}").params["batch"] == batch
+    assert extract(f"70B {text}").params.stored()["batch"] == batch
 
 
 @pytest.mark.parametrize("text", ["сессии 2 часа", "клиентов 100 в месяц", "чат 2.0"])
 def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
-    assert "batch" not in extract(text).params
+    assert "batch" not in extract(text).params.stored()
 
 
 @pytest.mark.parametrize(
@@ -221,7 +221,7 @@ def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
     ],
 )
 def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
-    p = extract(text).params
+    p = extract(text).params.stored()
     assert (p.get("gpu"), p.get("gpus")) == (gpu, gpus)
 
 
@@ -237,7 +237,7 @@ def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
     ],
 )
 def test_money(text: str, key: str, value: float) -> None:
-    assert extract(text).params[key] == pytest.approx(value)
+    assert extract(text).params.stored()[key] == pytest.approx(value)
 
 
 @pytest.mark.parametrize(
@@ -249,7 +249,7 @@ def test_money(text: str, key: str, value: float) -> None:
     ],
 )
 def test_a_price_with_its_period_needs_no_currency(text: str, key: str, value: float) -> None:
-    p = extract(text).params
+    p = extract(text).params.stored()
     assert p[key] == pytest.approx(value)
     assert p.get("duration") != value  # the price is not read as a duration as well
 
@@ -258,7 +258,7 @@ def test_a_price_with_its_period_needs_no_currency(text: str, key: str, value: f
     "text", ["100 запросов в час", "по 8 часов в день", "за 2 часа", "70B на 2 месяца"]
 )
 def test_other_numbers_before_a_period_are_no_price(text: str) -> None:
-    p = extract(text).params
+    p = extract(text).params.stored()
     assert "price_hour" not in p and "price_month" not in p
 
 
@@ -275,17 +275,17 @@ def test_other_numbers_before_a_period_are_no_price(text: str) -> None:
     ],
 )
 def test_durations(text: str, duration: tuple[float, str]) -> None:
-    p = extract(f"8 GPU {text}").params
+    p = extract(f"8 GPU {text}").params.stored()
     assert (p["duration"], p["duration_unit"]) == duration
 
 
 def test_monthly_price_is_not_a_duration() -> None:
-    p = extract("2 190 $ в месяц — сколько за час?").params
+    p = extract("2 190 $ в месяц — сколько за час?").params.stored()
     assert "duration" not in p and p["price_month"] == 2190
 
 
 def test_training_words() -> None:
-    assert extract("QLoRA 65B").params["method"] == "qlora"
-    assert extract("LoRA 8B").params["method"] == "lora"
-    assert extract("ZeRO-3 на 8 GPU").params["sharding"] == "zero3"
-    assert extract("FSDP").params["sharding"] == "fsdp"
+    assert extract("QLoRA 65B").params.stored()["method"] == "qlora"
+    assert extract("LoRA 8B").params.stored()["method"] == "lora"
+    assert extract("ZeRO-3 на 8 GPU").params.stored()["sharding"] == "zero3"
+    assert extract("FSDP").params.stored()["sharding"] == "fsdp"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pydantic
 import pytest
 
 from assistant.corpus.glossary import Glossary
@@ -18,7 +19,7 @@ def test_everything_later_stages_need_is_read_once() -> None:
     assert "память" in m.lemmas and "сколько" not in m.lemmas  # stop words dropped
     assert m.tokens.folded.startswith("сколько памяти") and not m.tokens.folded.endswith("?")
     assert "2 h100" in m.normalised  # number words as digits
-    q = m.quantities.params
+    q = m.quantities.params.stored()
     assert (q["model"], q["precision"], q["context_tokens"]) == ("llama-3-70b", "fp8", 32768)
     assert (q["gpu"], q["gpus"]) == ("h100-sxm", 2)
     assert m.models == ("llama-3-70b",) and m.gpus == ("h100-sxm",)
@@ -36,8 +37,8 @@ def test_the_parsed_message_cannot_be_changed() -> None:
     m = read("сколько памяти нужно 70B в FP8")
     with pytest.raises(dataclasses.FrozenInstanceError):
         m.text = "другой вопрос"  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        m.quantities.params["precision"] = "bf16"  # type: ignore[index]
+    with pytest.raises(pydantic.ValidationError):  # the parameters are frozen too
+        m.quantities.params.precision = "bf16"
 
 
 def test_signals_and_the_defined_term_are_read_with_the_message() -> None:
@@ -88,8 +89,8 @@ def test_the_entries_a_definition_names_are_read_once(glossary: Glossary) -> Non
 
 def test_a_bare_size_is_kept_for_a_memory_follow_up() -> None:
     m = read("а для 32k?")
-    assert "context_tokens" not in m.quantities.params  # no «контекст», no «токенов»
-    assert m.bare_context is not None and m.bare_context.params["context_tokens"] == 32768
+    assert "context_tokens" not in m.quantities.params.stored()  # no «контекст», no «токенов»
+    assert m.bare_context is not None and m.bare_context.params.stored()["context_tokens"] == 32768
     assert m.pieces == 3
 
 

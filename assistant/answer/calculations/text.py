@@ -1,20 +1,21 @@
-"""NumericOutcome / ToolResult → Russian answer text and compact CLI output.
+"""Calculation outcome / ToolResult → the Russian text of a numeric answer.
 
-answer_text(outcome, catalog) -> str   summary sentences + «Допущения: …» + «Расчёт: …», or, when a
-                              parameter is missing, the side-by-side figures and one question.
+answer_text(outcome, catalog) -> str   summary sentences + «Допущения: …» + «Расчёт: …»; when a
+                              parameter is missing, the side-by-side figures and one question;
+                              when the values cannot be computed, why.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from assistant.answer.calculations.display import assumptions
+from assistant.answer.calculations.questions import notes, question
 from assistant.calculators.base import ToolResult
 from assistant.calculators.memory import range_text
 from assistant.calculators.units import PRECISION_LABEL, gb_text
 from assistant.corpus.catalog import Catalog
-
-if TYPE_CHECKING:  # solve.py renders its outcome with this module
-    from assistant.understanding.calculation import NumericOutcome
+from assistant.understanding.calculation import Outcome
 
 TOOL_RU = {
     "vram_inference": "калькулятор VRAM",
@@ -26,8 +27,6 @@ TOOL_RU = {
 
 def result_text(r: ToolResult, notes: list[str] | None = None) -> str:
     """Summary, then the same assumptions the display block lists (defaults grouped)."""
-    from assistant.answer.calculations.display import assumptions
-
     text = r.summary_ru
     assumed = assumptions_text(assumptions(r, notes or []))
     if assumed:
@@ -76,21 +75,22 @@ def _short(r: ToolResult) -> str:
     return text
 
 
-def side_by_side(outcome: NumericOutcome, catalog: Catalog) -> str:
+def side_by_side(outcome: Outcome, catalog: Catalog) -> str:
     args = outcome.arguments
-    model = args.get("model")
-    who = catalog.models[model].name if model else f"{args.get('params_b')}B".replace(".", ",")
+    model = args.model
+    who = catalog.models[model].name if model else f"{args.params_b}B".replace(".", ",")
     parts = ", ".join(_short(r) for r in outcome.results)
-    return f"Для {who}: {parts}. {outcome.clarify_question}"
+    return f"Для {who}: {parts}. {question(outcome.missing, outcome.plan.merged, catalog)}"
 
 
-def answer_text(outcome: NumericOutcome, catalog: Catalog) -> str:
-    if not outcome.is_numeric:
-        return ""
+def answer_text(outcome: Outcome, catalog: Catalog) -> str:
+    if outcome.rejected:
+        return outcome.rejected
     if outcome.missing:
         if outcome.results:
             return side_by_side(outcome, catalog)
-        return outcome.clarify_question or ""
+        return question(outcome.missing, outcome.plan.merged, catalog) or ""
+    read = notes(outcome.plan)
     return "\n\n".join(
-        result_text(r, outcome.notes_ru if i == 0 else None) for i, r in enumerate(outcome.results)
+        result_text(r, read if i == 0 else None) for i, r in enumerate(outcome.results)
     )
