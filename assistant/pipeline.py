@@ -23,8 +23,9 @@ from assistant.conversation.validation import validate_message
 from assistant.corpus.catalog import load_catalog
 from assistant.corpus.glossary import Glossary, load_glossary
 from assistant.corpus.slang import load_slang
+from assistant.embedding.base import Embedder
 from assistant.embedding.batching import BatchingEmbedder
-from assistant.embedding.model import Embedder, load_embedder
+from assistant.embedding.model import load_embedder
 from assistant.engine import Engine
 from assistant.llm.client import ChatClient
 from assistant.schema import Answer, StreamEvent, Turn

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assistant.answer.generation import AnswerContext, LLMGenerator
-from assistant.embedding.model import Embedder
+from assistant.embedding.base import Embedder
 from assistant.errors import LLMUnavailableError
 from tests.fakes import HashEmbedder, ScriptedLLM, unavailable
 

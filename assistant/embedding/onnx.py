@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from assistant.embedding.model import PrefixedEmbedder, encode_in_length_order
+from assistant.embedding.base import PrefixedEmbedder, encode_in_length_order
 from assistant.errors import EmbeddingError
 
 if TYPE_CHECKING:

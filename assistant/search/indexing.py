@@ -21,7 +21,7 @@ from assistant.search.bm25 import BM25Index
 from assistant.text.tokens import lemmas
 
 if TYPE_CHECKING:
-    from assistant.embedding.model import Embedder
+    from assistant.embedding.base import Embedder
 
 CHUNKING_VERSION = "entry+sentences+questions-v6"
 MANIFEST = "manifest.json"

@@ -19,7 +19,7 @@ from assistant.understanding.reader import names_defined
 from assistant.understanding.signals import defined_term
 
 if TYPE_CHECKING:  # keeps torch out of import time
-    from assistant.embedding.model import Embedder
+    from assistant.embedding.base import Embedder
 
 Mode = Literal["hybrid", "dense", "bm25"]
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from assistant.embedding.base import Embedder
 from assistant.embedding.batching import BatchingEmbedder
-from assistant.embedding.model import Embedder
 from assistant.settings import Settings
 
 pytestmark = pytest.mark.slow

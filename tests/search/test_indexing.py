@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from assistant.corpus.glossary import load_glossary
-from assistant.embedding.model import Embedder
+from assistant.embedding.base import Embedder
 from assistant.errors import StaleIndexError
 from assistant.search.indexing import (
     bm25_documents,
