@@ -13,10 +13,10 @@ from assistant.answer.guard import Guard
 from assistant.corpus.catalog import Catalog
 from assistant.numeric import Calculations
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
-from assistant.search.indexing import split_sentences
 from assistant.search.retrieval import Retrieval, Retriever
 from assistant.search.scope import Scope, decide_scope
 from assistant.settings import Settings
+from assistant.text.sentences import split_sentences
 from assistant.text.tokens import Tokens, tokenize
 from assistant.understanding.calculation import Outcome
 from assistant.understanding.edges import (

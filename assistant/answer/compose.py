@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.corpus.glossary import Entry, normalize_name
-from assistant.search.indexing import SearchIndex, split_sentences
+from assistant.search.indexing import SearchIndex
+from assistant.text.sentences import split_sentences
 from assistant.text.tokens import lemmas
 
 _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сравнить .* можно)")

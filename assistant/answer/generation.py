@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from assistant.answer.claims import Lexicon
 from assistant.answer.compose import Picked, paragraph
 from assistant.answer.grounding import MARKER, shingles
+from assistant.answer.support import headline_sentence
 from assistant.corpus.glossary import Entry
 from assistant.llm import assist
 from assistant.llm.client import ChatClient
@@ -116,8 +118,6 @@ class VLLMGenerator:
     routes: frozenset[str] = frozenset({"term", "comparison", "numeric"})
 
     def __init__(self, client: ChatClient, prompts_dir: Path, *, max_tokens: int = 350) -> None:
-        from assistant.answer.claims import Lexicon
-
         self.client = client
         self.prompts_dir = prompts_dir
         self.max_tokens = max_tokens
@@ -141,8 +141,6 @@ class VLLMGenerator:
 
     def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
         """The stable system prompt first (prefix-cached), the retrieved context last."""
-        from assistant.answer.support import headline_sentence
-
         system = render(self.prompts_dir, "system.j2")
         results = ctx.outcome.results if ctx.outcome else []
         headlines = [headline_sentence(r.model_dump(), self.lexicon) for r in results]

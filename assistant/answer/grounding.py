@@ -15,13 +15,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from assistant.answer import support
+from assistant.answer.support import ClaimSources
 from assistant.schema import Citation, FallbackReason
-from assistant.text.tokens import delatinize
-
-if TYPE_CHECKING:
-    from assistant.answer.support import ClaimSources
+from assistant.text.sentences import split_sentences
+from assistant.text.tokens import delatinize, lemmas, words
 
 MARKER = re.compile(r"\[(\d{1,2})\]")  # a citation marker: [1]
 # A standalone number: «2 190», «2190», «3,00», «4.8», «1 344,5» — not part of a word like FP8.
@@ -166,16 +165,14 @@ def verify(
     if claims is None:
         bad = [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
     else:
-        from assistant.answer import support
-
         order = list(cited) if cited is not None else _context_order(citations, context)
         bad = support.unsupported(text, order, claims)
         bad += [f"название «{x}» не из источников" for x in unknown_names(text, sources)]
     found += [Problem("grounding_numbers", p) for p in bad]
     if headline and claims is not None:
-        from assistant.answer.support import missing_headline
-
-        found += [Problem("grounding_tool_result", p) for p in missing_headline(text, claims)]
+        found += [
+            Problem("grounding_tool_result", p) for p in support.missing_headline(text, claims)
+        ]
     return found
 
 
@@ -199,8 +196,6 @@ def check(
 
 def support_ratio(text: str, sources: Sources) -> float:
     """Share of the answer's content words that occur in its sources (garbage scores low)."""
-    from assistant.text.tokens import lemmas
-
     words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
     if not words:
         return 0.0
@@ -213,8 +208,6 @@ def support_ratio(text: str, sources: Sources) -> float:
 def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
     """Word n-grams; a fragment shorter than `size` (a header such as «Статьи глоссария:»)
     counts as one n-gram of its own length, if it has at least two words."""
-    from assistant.text.tokens import words
-
     tokens = words(text)
     if 2 <= len(tokens) < size:
         return {tuple(tokens)}
@@ -223,8 +216,6 @@ def shingles(text: str, size: int = 4) -> set[tuple[str, ...]]:
 
 def echoes(text: str, instructions: set[tuple[str, ...]]) -> bool:
     """True when a draft repeats the prompt's own wording (a base model echoing its input)."""
-    from assistant.text.tokens import words
-
     tokens = words(text)
     grams = {tuple(tokens[i : i + n]) for n in (2, 3, 4) for i in range(len(tokens) - n + 1)}
     return bool(grams & instructions)
@@ -257,8 +248,6 @@ def degenerate(text: str) -> bool:
 
 def _repeats_a_sentence(text: str) -> bool:
     """The same sentence (five words or more) twice: a model going round in circles."""
-    from assistant.search.indexing import split_sentences
-
     seen: set[str] = set()
     for sentence in split_sentences(MARKER.sub(" ", text)):
         key = " ".join(sentence.lower().split())

@@ -26,6 +26,7 @@ from assistant.answer.claims import (
     quantities,
 )
 from assistant.answer.units import UNKNOWN
+from assistant.text.sentences import split_sentences
 
 if TYPE_CHECKING:
     from assistant.corpus.glossary import Entry
@@ -114,8 +115,6 @@ def _text_group(label: str, texts: Iterable[str], lexicon: Lexicon, own: set[str
 
 def sentences(text: str) -> list[str]:
     """Sentences as the index and the extractive composer cut them (the same boundaries)."""
-    from assistant.search.indexing import split_sentences
-
     return split_sentences(text)
 
 

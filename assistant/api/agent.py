@@ -22,7 +22,7 @@ from assistant.conversation import Where
 from assistant.conversation.service import Reply
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, Evidence, Turn
-from assistant.search.indexing import split_sentences
+from assistant.text.sentences import split_sentences
 from assistant.understanding.thread import ParsedThread, parse_thread
 
 router = APIRouter(prefix="/v1", tags=["agent"])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import CorpusError, CorpusProblem
+from assistant.text.tokens import lemmas
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _KNOWN_FIELDS = {
@@ -67,8 +68,6 @@ class Glossary:
     def lemmas(self) -> frozenset[str]:
         """Every lemma of the entries' texts and names, stop words kept: the words the glossary
         uses (the question vocabulary and the slang map's check); read once per glossary."""
-        from assistant.text.tokens import lemmas
-
         found: set[str] = set()
         for entry in self.entries:
             for chunk in (entry.text, *entry.names):

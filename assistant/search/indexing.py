@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -18,6 +17,7 @@ import numpy as np
 from assistant.corpus.glossary import Entry, Glossary
 from assistant.errors import IndexError_, StaleIndexError
 from assistant.search.bm25 import BM25Index
+from assistant.text.sentences import split_sentences
 from assistant.text.tokens import lemmas
 
 if TYPE_CHECKING:
@@ -25,9 +25,6 @@ if TYPE_CHECKING:
 
 CHUNKING_VERSION = "entry+sentences+questions-v6"
 MANIFEST = "manifest.json"
-# A sentence ends at . ! ? before a capital, a quote or a camel-case name such as «vLLM»; not
-# after «См.» («См. GPU для дообучения.» is one reference, not «См.» and a stray fragment).
-_SENTENCE_RE = re.compile(r"(?<=[.!?])(?<!См\.)\s+(?=[A-ZА-ЯЁ«]|[a-z]+[A-Z])")
 ProgressFn = Callable[[int, int], None]
 
 
@@ -60,10 +57,6 @@ def bm25_documents(chunks: Sequence[Chunk]) -> list[list[str]]:
         if c.kind == "question":
             asked.setdefault(c.slug, []).extend(lemmas(c.text))
     return [c.bm25_terms() + (asked.get(c.slug, []) if c.kind == "entry" else []) for c in chunks]
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_RE.split(text) if s.strip()]
 
 
 def entry_header(entry: Entry) -> str:

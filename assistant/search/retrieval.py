@@ -14,7 +14,7 @@ from assistant.corpus.glossary import Glossary
 from assistant.corpus.slang import Slang
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
-from assistant.text.tokens import deletes, lemma, normalize_phrase, transliterate, words
+from assistant.text.tokens import deletes, lemma, lemmas, normalize_phrase, transliterate, words
 from assistant.understanding.reader import names_defined
 from assistant.understanding.signals import defined_term
 
@@ -345,8 +345,6 @@ class HybridRetriever:
         return {self._slugs[i]: float(best[i]) for i in np.flatnonzero(np.isfinite(best))}
 
     def _bm25(self, query: str, depth: int) -> dict[str, float]:
-        from assistant.text.tokens import lemmas
-
         scores = self.index.bm25.scores(self.slang.expand(lemmas(query)))
         n = min(len(scores), depth * 8)
         top: Iterable[int] = np.argpartition(-scores, n - 1)[:n] if n else []

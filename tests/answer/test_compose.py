@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from assistant.answer.compose import Picked, general_first, paragraph, resolve_pronoun
-from assistant.search.indexing import split_sentences
+from assistant.text.sentences import split_sentences
 
 
 def test_pronoun_after_the_definition_names_the_term(glossary: Any) -> None:

@@ -20,9 +20,9 @@ from assistant.search.indexing import (
     open_index,
     read_manifest,
     save_index,
-    split_sentences,
 )
 from assistant.settings import ROOT
+from assistant.text.sentences import split_sentences
 from assistant.text.tokens import lemmas
 
 pytestmark = pytest.mark.slow
