@@ -8,9 +8,11 @@ from typing import Any
 
 from assistant.answer.calculations.questions import notes
 from assistant.answer.compose import Picked, SentenceBank, general_first, pick
+from assistant.answer.edges import handoff_answer, no_throughput_figure, safe_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator
 from assistant.answer.guard import Guard
 from assistant.corpus.catalog import Catalog
+from assistant.errors import UNAVAILABLE
 from assistant.numeric import Calculations
 from assistant.schema import Answer, AnswerMeta, Evidence, Route, ToolCall, Turn
 from assistant.search.retrieval import Retrieval, Retriever
@@ -19,16 +21,11 @@ from assistant.settings import Settings
 from assistant.text.sentences import split_sentences
 from assistant.text.tokens import Tokens, tokenize
 from assistant.understanding.calculation import Outcome
-from assistant.understanding.edges import (
-    UNAVAILABLE,
-    no_throughput_figure,
-    safe_answer,
-    unthread,
-)
 from assistant.understanding.gate import wants_calculation
 from assistant.understanding.params import Params
 from assistant.understanding.reader import ParsedMessage, Reader
-from assistant.understanding.triage import handoff_answer, triage
+from assistant.understanding.thread import unthread
+from assistant.understanding.triage import triage
 from assistant.understanding.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)

@@ -156,3 +156,13 @@ _STATUS: tuple[tuple[Kind, tuple[int, str]], ...] = (
 def error_status(error: AssistantError) -> tuple[int, str]:
     """Which HTTP status and machine code a failure becomes (the CLI reports the same codes)."""
     return first_match(error, _STATUS, (500, "internal_error"))
+
+
+# The service's own state, not the message: the channel reports these (HTTP 503).
+UNAVAILABLE: tuple[type[AssistantError], ...] = (
+    IndexError_,
+    EmbeddingError,
+    CorpusError,
+    ConfigError,
+    LLMUnavailableError,
+)

@@ -125,7 +125,7 @@ class AnswerMeta(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     confidence: Literal["high", "medium", "low"] = "medium"
     handoff: bool = False  # "передать специалисту": the glossary does not cover it
-    handoff_reason: str = ""  # why, in Russian, for the support agent (routing/triage.py)
+    handoff_reason: str = ""  # why, in Russian, for the support agent (answer/edges.py)
     fallback_reason: FallbackReason = ""  # why the embedded generator answered, as a code
     fallback_detail: str = ""  # the same for people reading logs (may quote the draft)
     grounding_violations: int = 0  # caught (and repaired) before the answer left the engine

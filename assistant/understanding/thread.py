@@ -11,6 +11,9 @@ Two formats, line by line:
     same line or the lines below. A name with a role word («Оператор Мария») is the agent; other
     names are customers; with no role words at all the first speaker is the customer.
 Lines that follow a turn continue it.
+
+    unthread("Иван, 10:31\\nПланируем Qwen 2.5 32B…\\nАнна (поддержка), 10:35\\n…\\nИван, 10:40\\n"
+             "Хватит одной H100?", [])  → ("Хватит одной H100?", [Turn(user…), Turn(assistant…)])
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Literal
+
+from assistant.schema import Turn
 
 Role = Literal["customer", "agent"]
 
@@ -154,3 +159,22 @@ def _merged(turns: list[ThreadTurn]) -> list[ThreadTurn]:
         else:
             out.append(t)
     return out
+
+
+def unthread(message: str, history: list[Turn]) -> tuple[str, list[Turn]]:
+    """A support thread pasted as one message («Иван Петров, 10:31 …», «клиент: …»): its last
+    customer message is the question, the turns before it are the conversation so far (an
+    operator's «уточняю у коллег» after it changes nothing)."""
+    if "\n" not in message:
+        return message, history
+    parsed = parse_thread(message)
+    turns = parsed.turns
+    asked = [i for i, t in enumerate(turns) if t.role == "customer"]
+    if parsed.warning or not asked:
+        return message, history
+    last = asked[-1]
+    earlier = [
+        Turn(role="user" if t.role == "customer" else "assistant", content=t.content)
+        for t in turns[:last]
+    ]
+    return turns[last].content, [*history, *earlier]

@@ -1,10 +1,7 @@
 """Customer message → Handoff (billing, refunds, complaints, outages, legal, account) or None.
 
     handoff = triage("Верните деньги за прошлый месяц, сервер не работал три дня!")
-    handoff.topics   ("refund", "outage")
-    handoff.reason   «Возврат денег, недоступность сервера: глоссарий и калькуляторы на это не
-                      отвечают. Передать специалисту (оплата и инциденты).»
-    handoff_answer(handoff, message, carried, prompts_dir) -> Answer   (no calculation, no sources)
+    handoff.topics   ("refund", "outage")   (answer/edges.py words the reply and the reason)
 
 These questions are decided by people, not by the glossary: a refund complaint that mentions
 «три дня» must not become a GPU-hours calculation. The patterns are deliberately specific
@@ -17,25 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Literal
 
 from assistant.text.tokens import fold
 
-if TYPE_CHECKING:
-    from assistant.schema import Answer
-
-# topic → (what it is about, who decides it), Russian
-TOPICS: dict[str, tuple[str, str]] = {
-    "refund": ("возврат денег", "оплата"),
-    "billing": ("оплата и счета", "оплата"),
-    "outage": ("недоступность сервера", "инциденты"),
-    "complaint": ("жалоба на сервис", "поддержка"),
-    "legal": ("юридический вопрос", "юристы"),
-    "account": ("доступ к аккаунту", "поддержка"),
-}
+Topic = Literal["refund", "billing", "outage", "complaint", "legal", "account"]
 _SERVER = r"(?:сервер|машин|инстанс|виртуалк|сервис|панел|кабинет|ssh)\w*"
-_PATTERNS: dict[str, re.Pattern[str]] = {
+_PATTERNS: dict[Topic, re.Pattern[str]] = {
     "refund": re.compile(
         r"\bверн(?:и|ите|уть|ете|ут)\w*\s+(?:\w+\s+){0,2}(?:деньг|средств|оплат|плат)|"
         r"\bвозврат\w*|\bвозмест\w*|компенсац\w*|\brefund\w*|chargeback|чарджбэк\w*"
@@ -78,27 +63,9 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 
 @dataclass(frozen=True)
 class Handoff:
-    topics: tuple[str, ...]
+    """What a person must handle, in a stable order (answer/edges.py says it in Russian)."""
 
-    @property
-    def about(self) -> str:
-        """«возврат денег, недоступность сервера»"""
-        return ", ".join(TOPICS[t][0] for t in self.topics)
-
-    @property
-    def teams(self) -> str:
-        """«оплата и инциденты»"""
-        names = list(dict.fromkeys(TOPICS[t][1] for t in self.topics))
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " и " + names[-1]
-
-    @property
-    def reason(self) -> str:
-        """Why a person should answer: shown to the support agent next to the draft."""
-        about = self.about[0].upper() + self.about[1:]
-        return (
-            f"{about}: глоссарий и калькуляторы на это не отвечают. "
-            f"Передать специалисту ({self.teams})."
-        )
+    topics: tuple[Topic, ...]
 
 
 def triage(message: str) -> Handoff | None:
@@ -106,21 +73,3 @@ def triage(message: str) -> Handoff | None:
     text = re.sub(r"\s+", " ", fold(message))
     found = tuple(topic for topic, pattern in _PATTERNS.items() if pattern.search(text))
     return Handoff(found) if found else None
-
-
-def handoff_answer(
-    handoff: Handoff, message: str, carried: dict[str, Any], prompts_dir: Path
-) -> Answer:
-    """A polite pointer to the people who decide it: no calculation, no glossary sources."""
-    from assistant.schema import Answer, AnswerMeta
-    from assistant.text.templates import render
-
-    text = render(prompts_dir, "embedded/handoff.j2", about=handoff.about, teams=handoff.teams)
-    meta = AnswerMeta(
-        question=message,
-        params=carried,
-        confidence="low",
-        handoff=True,
-        handoff_reason=handoff.reason,
-    )
-    return Answer(answer=text, refused=True, route="out_of_scope", generator="embedded", meta=meta)

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from assistant.answer.edges import handoff_reason, handoff_teams
 from assistant.understanding.triage import triage
 
 REFUND = "Верните деньги за прошлый месяц, сервер не работал три дня!"
@@ -28,7 +29,7 @@ REFUND = "Верните деньги за прошлый месяц, серве
 def test_people_decide_these(message: str, topics: tuple[str, ...]) -> None:
     handoff = triage(message)
     assert handoff is not None and handoff.topics == topics
-    assert handoff.reason.endswith(f"Передать специалисту ({handoff.teams}).")
+    assert handoff_reason(handoff).endswith(f"Передать специалисту ({handoff_teams(handoff)}).")
 
 
 @pytest.mark.parametrize(
