@@ -69,8 +69,9 @@ class Calculations:
         if plan.problem:
             return Outcome(plan, rejected=_reworded(plan.problem))
         try:
-            results = tuple(self.run(plan.tool, args.stored()) for args in plan.runs)
-        except ToolInputError as e:  # what the limits do not foresee (an unknown model…)
+            tool = get_tool(plan.tool)
+            results = tuple(tool.execute(inputs, self.catalog) for inputs in plan.runs)
+        except ToolInputError as e:  # a case the input model lets through, the formula not
             return Outcome(plan, rejected=_reworded(explain(e.user_message)))
         return Outcome(plan, results)
 

@@ -18,20 +18,28 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from assistant.answer.answerer import Answerer
+from assistant.answer.compose import SentenceBank
 from assistant.answer.generation import EmbeddedGenerator, LLMGenerator, VLLMGenerator
+from assistant.answer.guard import Guard
 from assistant.conversation.validation import validate_message
-from assistant.corpus.catalog import load_catalog
+from assistant.corpus.catalog import Catalog, load_catalog
 from assistant.corpus.glossary import Glossary, load_glossary
 from assistant.corpus.slang import load_slang
 from assistant.embedding.base import Embedder
 from assistant.embedding.batching import BatchingEmbedder
 from assistant.embedding.model import load_embedder
-from assistant.engine import Engine
+from assistant.engine import Engine, Parts
 from assistant.llm.client import ChatClient
+from assistant.numeric import Calculations
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.search.indexing import ProgressFn, open_index
+from assistant.search.lookup import Lookup
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings, load_settings
+from assistant.understanding.condense import Condenser
+from assistant.understanding.reader import Reader
+from assistant.understanding.vocabulary import Vocabulary
 
 
 def build_retriever(settings: Settings, progress: ProgressFn | None = None) -> HybridRetriever:
@@ -109,6 +117,36 @@ def _pieces(text: str, size: int = 4) -> Iterator[str]:
         yield chunk + (" " if i + size < len(words) else "")
 
 
+def build_engine(
+    settings: Settings,
+    retriever: HybridRetriever,
+    catalog: Catalog,
+    llm: LLMGenerator | None = None,
+) -> Engine:
+    """Every part of the engine, once: the reader (with the glossary's names), the
+    calculators, the condenser, the glossary search, the generators and their guard."""
+    glossary = retriever.glossary
+    entries = glossary.by_slug()
+    embedded = EmbeddedGenerator(settings.prompts_dir)
+    reader = Reader(catalog, terms=retriever.aliases)
+    vocabulary = Vocabulary(glossary, catalog)
+    guard = Guard(settings, glossary, catalog, embedded, llm)
+    bank = SentenceBank(glossary.entries, retriever.index)
+    parts = Parts(
+        glossary=glossary,
+        reader=reader,
+        calculations=Calculations(catalog, reader),
+        condenser=Condenser(entries, llm),
+        retriever=retriever,
+        vocabulary=vocabulary,
+        lookup=Lookup(retriever, vocabulary),
+        answerer=Answerer(settings.prompts_dir, entries, bank, catalog, embedded, guard),
+        guard=guard,
+        llm=llm,
+    )
+    return Engine(parts)
+
+
 def build_pipeline(
     settings: Settings | None = None, progress: ProgressFn | None = None
 ) -> Pipeline:
@@ -119,7 +157,4 @@ def build_pipeline(
     llm: LLMGenerator | None = None
     if settings.llm_base_url:
         llm = VLLMGenerator(ChatClient(settings), settings.prompts_dir)
-    engine = Engine(
-        settings, retriever, EmbeddedGenerator(settings.prompts_dir), llm, catalog=catalog
-    )
-    return Pipeline(engine, settings)
+    return Pipeline(build_engine(settings, retriever, catalog, llm), settings)

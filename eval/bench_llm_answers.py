@@ -122,11 +122,9 @@ def _since(start: float) -> float:
 
 
 def build(args: argparse.Namespace) -> tuple[Any, RecordingGenerator]:
-    from assistant.answer.generation import EmbeddedGenerator
     from assistant.corpus.catalog import load_catalog
-    from assistant.engine import Engine
     from assistant.llm.client import ChatClient
-    from assistant.pipeline import Pipeline, build_retriever
+    from assistant.pipeline import Pipeline, build_engine, build_retriever
     from assistant.settings import load_settings
 
     overrides: dict[str, Any] = {"llm_base_url": args.base_url, "llm_timeout_s": args.timeout}
@@ -140,9 +138,8 @@ def build(args: argparse.Namespace) -> tuple[Any, RecordingGenerator]:
     kind = ReplayGenerator if args.replay else RecordingGenerator
     llm = kind(ChatClient(settings), settings.prompts_dir, max_tokens=args.max_tokens)
     retriever = build_retriever(settings)
-    embedded = EmbeddedGenerator(settings.prompts_dir)
     catalog = load_catalog(settings.corpus_dir)
-    engine = Engine(settings, retriever, embedded, llm, catalog=catalog)
+    engine = build_engine(settings, retriever, catalog, llm)
     return Pipeline(engine, settings), llm
 
 

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from assistant.answer.generation import EmbeddedGenerator, LLMGenerator
+from assistant.answer.generation import LLMGenerator
 from assistant.corpus.catalog import Catalog, load_catalog
 from assistant.corpus.glossary import Glossary
 from assistant.corpus.slang import load_slang
-from assistant.engine import Engine
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 from assistant.search.indexing import build_index
-from assistant.search.retrieval import HybridRetriever, Retriever
+from assistant.search.retrieval import HybridRetriever
 from assistant.settings import ROOT, Settings
 from tests.fakes import HashEmbedder
 
@@ -81,10 +80,12 @@ def pipeline(settings: Settings, catalog: Catalog, retriever):
 
 
 def _pipeline(
-    settings: Settings, catalog: Catalog, retriever: Retriever, llm: LLMGenerator | None = None
+    settings: Settings,
+    catalog: Catalog,
+    retriever: HybridRetriever,
+    llm: LLMGenerator | None = None,
 ) -> Pipeline:
-    embedded = EmbeddedGenerator(settings.prompts_dir)
-    return Pipeline(Engine(settings, retriever, embedded, llm, catalog=catalog), settings)
+    return Pipeline(build_engine(settings, retriever, catalog, llm), settings)
 
 
 @pytest.fixture(scope="session")

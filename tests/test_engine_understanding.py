@@ -10,12 +10,10 @@ from typing import Any, cast
 
 import pytest
 
-from assistant.answer.generation import EmbeddedGenerator
 from assistant.corpus.catalog import Catalog
-from assistant.engine import Engine
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 from assistant.schema import Answer, Turn
-from assistant.search.retrieval import Retriever
+from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings
 from tests.helpers import conversation
 
@@ -284,11 +282,10 @@ class WithBrokenNames:
 def test_a_bug_while_understanding_is_a_safe_answer(
     settings: Settings, catalog: Catalog, fast_retriever: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    engine = Engine(
+    engine = build_engine(
         settings,
-        cast(Retriever, WithBrokenNames(fast_retriever)),  # the protocol, one part failing
-        EmbeddedGenerator(settings.prompts_dir),
-        catalog=catalog,
+        cast(HybridRetriever, WithBrokenNames(fast_retriever)),  # one part failing
+        catalog,
     )
     a = Pipeline(engine, settings).answer("сколько памяти нужно 70B в FP8?")
     assert a.route == "clarify" and a.answer.startswith("Не получилось разобрать вопрос")

@@ -92,7 +92,11 @@ class Tool:
             raise ToolInputError(self._message(e)) from e
 
     def run(self, arguments: dict[str, Any], catalog: Catalog) -> ToolResult:
-        parsed = self.validate(arguments, catalog)
+        return self.execute(self.validate(arguments, catalog), catalog)
+
+    def execute(self, parsed: BaseModel, catalog: Catalog) -> ToolResult:
+        """Compute from arguments this tool validated (`validate`); a case the input model
+        lets through but the formula cannot take is a ToolInputError too."""
         comp = self.compute(parsed, catalog)
         given = parsed.model_fields_set
         inputs = {**parsed.model_dump(), **comp.inputs}

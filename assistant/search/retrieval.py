@@ -71,16 +71,11 @@ class Searcher(Protocol):
 
 
 class Retriever(Protocol):
-    """What the engine asks of search: its glossary and index, names in a question, evidence."""
+    """What the engine asks of search: evidence for a question, and whether it can answer."""
 
-    @property
-    def glossary(self) -> Glossary: ...
-
-    @property
-    def index(self) -> SearchIndex: ...
-
-    @property
-    def aliases(self) -> AliasMatcher: ...
+    def ready(self) -> bool:
+        """The index holds vectors to search (readiness probes)."""
+        ...
 
     def retrieve(
         self,
@@ -319,6 +314,9 @@ class HybridRetriever:
         # per search when the other core is busy, docs/benchmarks.md).
         faiss.omp_set_num_threads(1)
         _numpy_blas_single_threaded()
+
+    def ready(self) -> bool:
+        return bool(self.index.vectors.ntotal > 0)
 
     def embed(self, query: str) -> np.ndarray:
         return np.asarray(self.embedder.embed_queries([query])[0], dtype=np.float32)

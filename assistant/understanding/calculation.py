@@ -26,13 +26,18 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+from pydantic import BaseModel
 
 from assistant.calculators.base import ToolResult
-from assistant.calculators.limits import out_of_range
+from assistant.calculators.limits import explain, out_of_range
 from assistant.calculators.registry import ToolName, get_tool
 from assistant.calculators.slugs import related_slugs
 from assistant.corpus.catalog import Catalog
+from assistant.errors import ToolInputError
 from assistant.understanding.follow_up import (
     CARD,
     asks_fit,
@@ -40,6 +45,7 @@ from assistant.understanding.follow_up import (
     short_follow_up,
     with_follow_up,
 )
+from assistant.understanding.intent import CHOOSE_CARD, PRICE_EN, TAKE
 from assistant.understanding.params import Params
 from assistant.understanding.quantities import Extraction
 from assistant.understanding.reader import ParsedMessage
@@ -67,7 +73,7 @@ class Plan:
     tool: ToolName
     arguments: Params
     missing: tuple[str, ...]
-    runs: tuple[Params, ...]
+    runs: tuple[BaseModel, ...]  # the tool's own input model, validated, one per result
     carry: Params  # the next turn's parameters when the calculation runs
     salvage: Params  # … when it cannot: the values out of range dropped, the rest kept
     merged: Params  # everything known, the card's label included (for the question back)
@@ -202,14 +208,112 @@ def _verdict_for_many(args: Params, ex: Extraction) -> bool:
     return int(args.gpus or 1) > 1 and ex.verdict and not ex.per_card
 
 
+# -- the calculation gate: is a plan what the customer asks for? ---------------------------
+
+_ASKS_DEFINITION = re.compile(
+    r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|"
+    r"(?:what is|what's|what are)(?! (?:the )?(?:price|cost|total)))(?!\w)"
+)
+
+# An explicit request to compute something (not «why does it not fit», which is a term question).
+_CALC_ASK = re.compile(
+    r"(?<!\w)(?:сколько|скока|скоко|скок|скольк\w*|посчита\w*|рассчита\w*|подсчита\w*|прикин\w*|"
+    r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
+    r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
+    r"какова цена|какая стоимость|цен[аеуы] за|на скольк\w*|how much|how many|calculate|"
+    rf"estimate|fit|{PRICE_EN}|"
+    r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
+    r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
+    rf"{CHOOSE_CARD}|"
+    rf"{TAKE}|хватит ли|есть ли плата|платн\w*|как\w* запас\w*|"
+    r"запас\w* на накладн\w*|накладн\w* расход\w*|доплачива\w*|деньги за|бесплатн\w*|"
+    r"объ[её]м\w*|лимит\w*|потян\w*|тянет|пойд[её]т ли|завед[её]тся|справится|осилит|"
+    r"выдержит)(?!\w)"
+)
+# «какой механизм использовать», «как разрезать» — advice about a term, not a calculation.
+_HOW = re.compile(
+    r"(?<!\w)(?:как\w*|почему|зачем|что (?:использовать|выбрать|делать|съедает)|чем|"
+    r"what|why|which)(?!\w)"
+)
+# «what about int4?», «how about a month?»: an English follow-up opener, not a how-question
+_ABOUT = re.compile(r"^(?:and )?(?:what|how) about\b")
+# Without the model size there is nothing to compute: explain the term instead.
+_SIZE_KEYS = frozenset({"params_b", "model"})
+# Arguments that only a calculation question carries (a GPU count alone does not count).
+_HARD_KEYS = frozenset(
+    {"params_b", "model", "gpu", "price_month", "price_hour", "duration", "context_tokens"}
+)
+
+
+def wanted(
+    message: ParsedMessage, missing: Sequence[str], arguments: Iterable[str], carried: bool
+) -> bool:
+    """A calculator answers explicit calculation requests and short follow-ups to one
+    (`arguments`: the names of the arguments a plan has)."""
+    t = message.tokens.folded
+    arguments = set(arguments)
+    if _SIZE_KEYS & set(missing) or _ASKS_DEFINITION.search(t):
+        return False
+    if message.signals.throughput:  # tokens per second: no calculator gives that figure
+        return False
+    ask = bool(_CALC_ASK.search(t))
+    # the egress allowance is a number only when asked for («сколько трафика включено»)
+    hard = bool(_HARD_KEYS & arguments) or (ask and "egress" in arguments)
+    if carried and len(message.tokens.words) <= 8 and not missing:
+        return ask or not _HOW.search(_ABOUT.sub("", t))
+    if missing:  # a follow-up to a calculation gets its question back, not a term answer
+        return (ask and hard) or (carried and (ask or hard))
+    if _HARD_KEYS & arguments == {"duration"} and not ask:
+        return False  # «стих коллеге на день рождения»: a duration alone asks for no cost
+    return hard and (ask or not _HOW.search(t))
+
+
 # «сколько будет стоить столько карт?» after «сколько H100 нужно …» — the count advised
 _SO_MANY = re.compile(
     r"(?<!\w)(?:столько|эти|все эти|нужное число|нужное количество) ?(?:карт|gpu|гпу|штук)"
 )
 
 
+class Filler(Protocol):
+    """Reads the arguments a plan misses from the message (an LLM's forced tool call); only
+    what the customer actually said, or None."""
+
+    def __call__(self, plan: Plan, message: ParsedMessage) -> Params | None: ...
+
+
+def calculation(
+    message: ParsedMessage, carried: Params, catalog: Catalog, fill: Filler | None = None
+) -> Plan | None:
+    """The calculation gate: the plan when a calculator answers this message, else None.
+
+    Values that cannot be computed are always answered as such; otherwise the plan is taken
+    when the customer asks for a calculation or follows one up (`wanted`). A plan missing a
+    parameter is first offered to `fill`."""
+    plan = plan_calculation(message, carried, catalog)
+    if plan is not None and plan.missing and not plan.problem and fill is not None:
+        plan = _filled(plan, message, carried, catalog, fill) or plan
+    if plan is None:
+        return None
+    if plan.problem or wanted(message, plan.missing, plan.arguments.present(), bool(carried)):
+        return plan
+    return None
+
+
+def _filled(
+    plan: Plan, message: ParsedMessage, carried: Params, catalog: Catalog, fill: Filler
+) -> Plan | None:
+    filled = fill(plan, message)
+    if not filled:
+        return None
+    retry = plan_calculation(message, carried.merged(plan.carry).merged(filled), catalog)
+    if retry is None:
+        return None
+    return retry if len(() if retry.problem else retry.missing) < len(plan.missing) else None
+
+
 def plan_calculation(message: ParsedMessage, carried: Params, catalog: Catalog) -> Plan | None:
-    """The calculation this message asks for, read against what is carried; None: none."""
+    """The calculation this message asks for, read against what is carried, whether or not it
+    is what the customer wants answered (that is `calculation`); None: none."""
     examples = catalog.prices.examples
     ex = with_follow_up(message, carried, examples[0].gpu if examples else None)
     if not asks_calculation(message, ex, carried):
@@ -237,6 +341,12 @@ def _plan(
     args = arguments_for(tool, merged)
     missing = missing_for(tool, args, price_asked, catalog, merged, ex)
     problem = (ex.problems[0] if ex.problems else "") or out_of_range(args.stored()) or ""
+    runs: tuple[BaseModel, ...] = ()
+    if not problem:
+        try:
+            runs = _validated(tool, _runs(tool, args, missing, ex), catalog)
+        except ToolInputError as e:  # what the limits do not foresee (an unknown model…)
+            problem = explain(e.user_message)
     carry = merged.without("asked").updated(
         tool=tool.value,
         asked=missing[0] if missing else None,
@@ -246,7 +356,7 @@ def _plan(
         tool=tool,
         arguments=args,
         missing=missing,
-        runs=() if problem else _runs(tool, args, missing, ex),
+        runs=runs,
         carry=carry,
         salvage=_sane(merged).updated(tool=tool.value),
         merged=merged,
@@ -271,6 +381,11 @@ def _runs(
     if tool == ToolName.gpu_fit and args.gpu in ex.gpus and len(ex.gpus) > 1:  # «L40S или H100?»
         return tuple(args.updated(gpu=g) for g in ex.gpus)
     return (args,)
+
+
+def _validated(tool: ToolName, runs: tuple[Params, ...], catalog: Catalog) -> tuple[BaseModel, ...]:
+    definition = get_tool(tool)
+    return tuple(definition.validate(run.stored(), catalog) for run in runs)
 
 
 def _sane(merged: Params) -> Params:

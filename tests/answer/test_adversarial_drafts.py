@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.answer.generation import VLLMGenerator, renumber
 from assistant.corpus.catalog import Catalog
-from assistant.engine import Engine
 from assistant.llm.client import ChatClient
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 from assistant.settings import ROOT, Settings
 from tests.answer.adversarial_drafts import CONTEXT, DRAFTS, Draft
 from tests.openai_server import Reply, default_reply, openai_server
@@ -39,7 +38,7 @@ def _pipeline(settings: Settings, catalog: Catalog, retriever: Any, base_url: st
         update={"llm_base_url": base_url, "llm_model": "test", "llm_timeout_s": 5.0}
     )
     llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
-    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
+    return Pipeline(build_engine(s, retriever, catalog, llm), s)
 
 
 def test_no_bad_draft_is_delivered_and_few_good_ones_are_rejected(

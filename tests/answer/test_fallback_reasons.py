@@ -6,12 +6,11 @@ import pytest
 from prometheus_client import generate_latest
 from pydantic import ValidationError
 
-from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
+from assistant.answer.generation import VLLMGenerator
 from assistant.api.metrics import Metrics, fallback_label
 from assistant.corpus.catalog import Catalog
-from assistant.engine import Engine
 from assistant.llm.client import ChatClient
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 from assistant.schema import FALLBACK_REASONS, Answer, AnswerMeta
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings
@@ -49,7 +48,7 @@ def test_many_different_bad_drafts_give_a_bounded_label_set(
     with openai_server(reply=lambda request: next(drafts)) as srv:
         s = settings.model_copy(update={"llm_base_url": srv.base_url, "llm_model": "t"})
         llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
-        engine = Engine(s, fast_retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog)
+        engine = build_engine(s, fast_retriever, catalog, llm)
         pipeline = Pipeline(engine, s)
         metrics = Metrics()
         details = set()

@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 
-from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator, renumber
+from assistant.answer.generation import VLLMGenerator, renumber
 from assistant.corpus.catalog import load_catalog
-from assistant.engine import Engine
 from assistant.llm.client import ChatClient
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 from assistant.schema import Answer
 from assistant.search.retrieval import HybridRetriever
 from assistant.settings import Settings
@@ -29,7 +28,7 @@ def _pipeline(
     s = settings.model_copy(update=update)
     llm = VLLMGenerator(ChatClient(s), s.prompts_dir)
     catalog = load_catalog(s.corpus_dir)
-    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
+    return Pipeline(build_engine(s, retriever, catalog, llm), s)
 
 
 def _answer(

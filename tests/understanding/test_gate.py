@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.understanding.gate import wants_calculation
+from assistant.understanding.calculation import wanted
+from assistant.understanding.decide import Kind, decide
+from assistant.understanding.params import Params
 from assistant.understanding.signals import Signals
 from tests.helpers import read
 
@@ -93,11 +95,15 @@ def test_follow_up_and_counterpart_cues() -> None:
 def test_calculation_gate(
     text: str, missing: list[str], args: dict[str, object], carried: bool, expected: bool
 ) -> None:
-    assert wants_calculation(read(text), True, missing, args, carried) is expected
+    assert wanted(read(text), missing, args, carried) is expected
 
 
-def test_non_numeric_never_calculates() -> None:
-    assert not wants_calculation(read("сколько памяти нужно"), False, [], {"params_b": 7}, False)
+def test_a_calculation_without_the_model_size_is_a_question_for_the_glossary() -> None:
+    from tests.helpers import CATALOG
+
+    assert decide(read("сколько памяти нужно"), Params(), CATALOG).kind is Kind.question
+    asked = decide(read("сколько памяти нужно 7B в FP8"), Params(), CATALOG)
+    assert asked.kind is Kind.calculation and asked.plan is not None
 
 
 def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:

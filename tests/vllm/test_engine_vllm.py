@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 
-from assistant.answer.generation import EmbeddedGenerator, VLLMGenerator
+from assistant.answer.generation import VLLMGenerator
 from assistant.answer.grounding import Sources, echoes, support_ratio
 from assistant.corpus.catalog import load_catalog
-from assistant.engine import Engine
 from assistant.evaluation.answers import Recorder
 from assistant.llm.client import ChatClient
-from assistant.pipeline import Pipeline
+from assistant.pipeline import Pipeline, build_engine
 
 pytestmark = pytest.mark.vllm
 QUESTIONS = [
@@ -31,7 +30,7 @@ def _pipeline(vllm_server: Any, retriever: Any, **overrides: Any) -> Pipeline:
     s = vllm_server.settings(**overrides)
     llm = VLLMGenerator(ChatClient(s), s.prompts_dir, max_tokens=overrides.pop("max_tokens", 120))
     catalog = load_catalog(s.corpus_dir)
-    return Pipeline(Engine(s, retriever, EmbeddedGenerator(s.prompts_dir), llm, catalog=catalog), s)
+    return Pipeline(build_engine(s, retriever, catalog, llm), s)
 
 
 def test_base_model_garbage_never_reaches_the_user(vllm_server: Any, retriever: Any) -> None:

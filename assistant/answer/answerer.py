@@ -1,0 +1,181 @@
+"""Understanding (+ the calculation outcome or the glossary evidence) → Answer: every route's
+reply, generated and verified (answer/guard.py).
+
+    answerer.fixed("greeting", u)             small talk, refusals, injections: templates
+    answerer.handoff(u)                       refunds, outages, accounts: a pointer to people
+    answerer.numeric(u, outcome, history)     a calculation: display blocks, the tool's text
+    answerer.outside(u, searched)             not in the glossary: say so, offer the nearest
+    answerer.explain(u, searched, history)    a term or a comparison from the cited entries
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.answer import evidence
+from assistant.answer.calculations.display import build_display
+from assistant.answer.calculations.questions import notes
+from assistant.answer.calculations.text import answer_text
+from assistant.answer.compose import SentenceBank, general_first
+from assistant.answer.edges import handoff_answer
+from assistant.answer.generation import AnswerContext, EmbeddedGenerator
+from assistant.answer.guard import Guard
+from assistant.corpus.catalog import Catalog
+from assistant.corpus.glossary import Entry
+from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
+from assistant.search.lookup import Searched
+from assistant.understanding.calculation import Outcome
+from assistant.understanding.decide import Understanding
+
+
+class Answerer:
+    def __init__(
+        self,
+        prompts_dir: Path,
+        entries: dict[str, Entry],
+        bank: SentenceBank,
+        catalog: Catalog,
+        embedded: EmbeddedGenerator,
+        guard: Guard,
+    ) -> None:
+        self.prompts_dir = prompts_dir
+        self.entries = entries
+        self.bank = bank
+        self.catalog = catalog
+        self.embedded = embedded
+        self.guard = guard
+
+    def fixed(
+        self, route: Route, u: Understanding, *, refused: bool = False, thanks: bool = False
+    ) -> Answer:
+        text = u.message.text
+        ctx = AnswerContext(route=route, message=text, question=text, thanks=thanks)
+        meta = AnswerMeta(question=text, params=u.carried.stored(), confidence="high")
+        return Answer(
+            answer=self.embedded.generate(ctx),
+            refused=refused,
+            route=route,
+            generator="embedded",
+            meta=meta,
+        )
+
+    def handoff(self, u: Understanding) -> Answer:
+        assert u.handoff is not None
+        return handoff_answer(u.handoff, u.message.text, u.carried.stored(), self.prompts_dir)
+
+    def numeric(self, u: Understanding, outcome: Outcome, history: list[Turn]) -> Answer:
+        route: Route = "clarify" if outcome.missing or outcome.rejected else "numeric"
+        sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
+        read = notes(outcome.plan)
+        stated = outcome.arguments.present()
+        calls = [
+            ToolCall(
+                name=r.tool,
+                arguments=r.inputs,
+                result=r.model_dump(),
+                display=build_display(r, self.catalog, stated, read),
+            )
+            for r in outcome.results
+        ]
+        text = u.message.text
+        ctx = AnswerContext(
+            route=route,
+            message=text,
+            question=text,
+            history=history,
+            entries=sources,
+            outcome=outcome,
+            tool_text=answer_text(outcome, self.catalog),
+        )
+        meta = AnswerMeta(
+            question=text,
+            params=outcome.params.stored(),
+            slugs=[e.slug for e in sources],
+            confidence="high",
+        )
+        return self._finish(ctx, meta, tool_calls=calls)
+
+    def outside(self, u: Understanding, searched: Searched) -> Answer:
+        scope = searched.scope
+        route: Route = "not_found" if scope.near_domain else "out_of_scope"
+        hits = searched.retrieval.hits[:2]
+        nearest = tuple(self.entries[h.slug] for h in hits) if scope.near_domain else ()
+        term = u.message.signals.defined_term if scope.unknown_term else ""
+        question = searched.question.text
+        ctx = AnswerContext(
+            route=route,
+            message=u.message.text,
+            question=question,
+            entries=nearest,
+            defined_term=term,
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=u.carried.stored(),
+            slugs=[e.slug for e in nearest],
+            confidence="low",
+            handoff=True,
+        )
+        return self._finish(ctx, meta, refused=True)
+
+    def explain(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
+        message, scope, retrieval = u.message, searched.scope, searched.retrieval
+        nearby = [h.slug for h in retrieval.hits[:3]]
+        slugs = general_first(scope.slugs, self.entries, message.text, nearby)  # «HBM» → HBM3e
+        question = searched.question.text
+        route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
+        if route == "term" and not (message.signals.defined_term and slugs[0] in retrieval.alias):
+            # «что такое NVLink» stays focused
+            slugs = evidence.supporting(self.bank, self.entries, slugs, retrieval, question)
+        seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
+        picked = evidence.select(
+            self.bank,
+            self.entries,
+            slugs,
+            retrieval,
+            question,
+            comparison=route == "comparison",
+            seen=seen,
+        )
+        ctx = AnswerContext(
+            route=route,
+            message=message.text,
+            question=question,
+            history=history,
+            entries=tuple(p.entry for p in picked),
+            picked=picked,
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=u.carried.stored(),
+            slugs=list(slugs),
+            confidence=scope.confidence,
+        )
+        meta.evidence = [evidence.evidence(p) for p in picked]
+        answer = self._finish(ctx, meta)
+        if scope.unknown_term and message.signals.defined_term and not message.defined:
+            # «что такое DoRA — это разновидность лоры?»: LoRA is explained, DoRA is not ours
+            note = self.embedded.unknown_note(message.signals.defined_term)
+            # refused: what was asked about has no entry (the agent page says so, not the LLM)
+            update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
+            return answer.model_copy(update=update)
+        return answer
+
+    def _finish(
+        self,
+        ctx: AnswerContext,
+        meta: AnswerMeta,
+        *,
+        refused: bool = False,
+        tool_calls: list[ToolCall] | None = None,
+    ) -> Answer:
+        text, citations, generator = self.guard.produce(ctx, meta)
+        return Answer(
+            answer=text,
+            citations=citations,
+            tool_calls=tool_calls or [],
+            refused=refused,
+            route=ctx.route,
+            generator=generator,
+            meta=meta,
+        )

@@ -1,0 +1,83 @@
+"""Entries to answer from + the retrieval → the glossary sentences each one contributes.
+
+    select(bank, entries, slugs, retrieval, question, comparison=False, seen=set())
+        → (Picked(entry, 1, sentences), …)   numbered in citation order
+    supporting(bank, entries, slugs, retrieval, question) → slugs + close runners-up
+
+A term answer takes up to three sentences of its main entry (the definition first) and one of
+each supporting entry; a comparison takes two of each; an entry the previous answer explained
+skips its definition (a follow-up). Sentences are ranked against the question (search/…
+vectors of the index, plus lemma overlap: compose.SentenceBank).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from assistant.answer.compose import Picked, SentenceBank, pick
+from assistant.corpus.glossary import Entry
+from assistant.schema import Evidence
+from assistant.search.retrieval import Retrieval
+
+SUPPORT_DELTA = 0.03  # sentence-score gap under which another top-3 entry joins an answer
+
+
+def best_sentence(bank: SentenceBank, entry: Entry, retrieval: Retrieval, question: str) -> float:
+    scores = [sc for _, sc in bank.scores(entry, retrieval.vector, question)]
+    return max(scores, default=0.0)
+
+
+def supporting(
+    bank: SentenceBank,
+    entries: dict[str, Entry],
+    slugs: Sequence[str],
+    retrieval: Retrieval,
+    question: str,
+) -> list[str]:
+    """Add a top-3 entry whose best sentence answers the question nearly as well as the
+    main entry's best sentence: it earns one sentence and a citation."""
+    best = best_sentence(bank, entries[slugs[0]], retrieval, question)
+    out = list(slugs)
+    for hit in retrieval.hits[1:3]:
+        if len(out) >= 3:
+            break
+        score = best_sentence(bank, entries[hit.slug], retrieval, question)
+        if hit.slug not in out and score >= best - SUPPORT_DELTA:
+            out.append(hit.slug)
+    return out
+
+
+def select(
+    bank: SentenceBank,
+    entries: dict[str, Entry],
+    slugs: Sequence[str],
+    retrieval: Retrieval,
+    question: str,
+    *,
+    comparison: bool,
+    seen: set[str],
+) -> tuple[Picked, ...]:
+    """Sentences per entry; an entry just explained skips its definition (follow-ups)."""
+    out = []
+    for n, slug in enumerate(slugs, 1):
+        entry = entries[slug]
+        others = [name for s in slugs if s != slug for name in entries[s].names]
+        fresh = slug not in seen
+        limit = 2 if comparison or not fresh else (3 if n == 1 else 1)
+        sents = pick(
+            bank,
+            entry,
+            retrieval.vector,
+            question,
+            limit=limit,
+            prefer=others,
+            definition=fresh,
+        )
+        out.append(Picked(entry, n, tuple(sents)))
+    return tuple(p for p in out if p.sentences)
+
+
+def evidence(p: Picked) -> Evidence:
+    return Evidence(
+        slug=p.entry.slug, title=p.entry.title, url=p.entry.url, sentences=list(p.sentences)
+    )

@@ -1,0 +1,62 @@
+"""Parsed message + the previous turn's params → Understanding: what the message asks, decided
+once — the one place that knows a greeting from a calculation from a glossary question.
+
+    u = decide(reader.read("сколько памяти нужно 70B в FP8"), Params(), catalog)
+    u.kind        Kind.calculation      (injection, greeting, handoff, not_ours, question)
+    u.plan        the calculation (understanding/calculation.py), for Kind.calculation
+    u.handoff     the topics a person must handle, for Kind.handoff
+
+The order is the product's: an injection is refused before anything else is read, small talk
+is answered as such, refunds and outages go to people before any number in them is computed,
+other vendors' business is not ours, and only then is the message a calculation or a question
+for the glossary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from assistant.corpus.catalog import Catalog
+from assistant.understanding.calculation import Filler, Plan, calculation
+from assistant.understanding.params import Params
+from assistant.understanding.reader import ParsedMessage
+from assistant.understanding.triage import Handoff, triage
+
+
+class Kind(StrEnum):
+    injection = "injection"  # an attempt to override the instructions: refused
+    greeting = "greeting"  # hello, thanks, what can you do
+    handoff = "handoff"  # refunds, invoices, outages, accounts: people decide
+    not_ours = "not_ours"  # other vendors' prices, stocks, creative writing
+    calculation = "calculation"  # a calculator answers (or asks back for a parameter)
+    question = "question"  # the glossary answers, if it covers it
+
+
+@dataclass(frozen=True)
+class Understanding:
+    kind: Kind
+    message: ParsedMessage
+    carried: Params  # the previous answer's parameters
+    plan: Plan | None = None
+    handoff: Handoff | None = None
+
+
+def decide(
+    message: ParsedMessage, carried: Params, catalog: Catalog, fill: Filler | None = None
+) -> Understanding:
+    """`fill`: reads a missing calculator argument from the message (the LLM, when healthy)."""
+    sig = message.signals
+    if sig.injection:
+        return Understanding(Kind.injection, message, carried)
+    if sig.greeting:
+        return Understanding(Kind.greeting, message, carried)
+    handoff = triage(message.text)
+    if handoff is not None:
+        return Understanding(Kind.handoff, message, carried, handoff=handoff)
+    if sig.not_ours:
+        return Understanding(Kind.not_ours, message, carried)
+    plan = calculation(message, carried, catalog, fill)
+    if plan is not None:
+        return Understanding(Kind.calculation, message, carried, plan=plan)
+    return Understanding(Kind.question, message, carried)
