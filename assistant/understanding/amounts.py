@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.understanding.lexicon import CARD, DURATION, HOUR_WORD, OPENER, PRICE
+
 NUM = r"(\d+(?:\.\d+)?)"
 GPU_MARK = "§g§"  # a matched GPU name, so that its digits are not read as a quantity
 MONEY_MARK = "§m§"  # a matched price, likewise
@@ -48,7 +50,6 @@ def count(text: str) -> int:
 
 
 # «час», «часа», «часов», «часик»…, but not «часть», «частей», «частично»
-HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
 _MONTH = r"(?:в|за|/|per|a) ?(?:мес\w*|month\w*|mo)\b|ежемесячн\w*|monthly"
 _HOUR = (
     rf"(?:в|за|/|per|an?) ?(?:1 )?(?:gpu[ -]?)?(?:гпу[ -]?)?(?:{HOUR_WORD}|ч\b|h\b|hr\w*|hour\w*)"
@@ -103,12 +104,12 @@ def _unmarked_money(t: str, out: Found) -> str:
 
 
 _PER_GPU = re.compile(
-    r"за (?:1 |каждую |каждый )?(?:карт[уы]|gpu|гпу|видеокарт[уы]|ускорител[ья]|штуку)"
+    rf"за (?:1 |каждую |каждый )?(?:{CARD}[уыья]?|штуку)"
     r"(?![\w]|[ -]?час)|per gpu|за каждую|за каждый"
 )
 _TOTAL = re.compile(
-    r"за (?:весь |целый )?сервер|за все|в сумме|за (?:\d+ )?(?:карт|gpu|гпу)\w* вместе|"
-    r"за (?:[2-9]|\d{2,}) (?:x ?)?(?:карт|gpu|гпу|видеокарт|ускорител|§g§)|"
+    rf"за (?:весь |целый )?сервер|за все|в сумме|за (?:\d+ )?{CARD}\w* вместе|"
+    rf"за (?:[2-9]|\d{{2,}}) (?:x ?)?(?:{CARD}|§g§)|"
     r"сервер\w*|восьми(?:гпу|карточн|gpu)\w*|\d+[ -]?карточн\w*"
 )
 
@@ -119,20 +120,14 @@ def _total_price(t: str) -> bool:
     return bool(_TOTAL.search(t)) and not _PER_GPU.search(t)
 
 
-_DURATIONS = [
-    ("hours", rf"{HOUR_WORD}|ч\b|h\b|hours?"),
-    ("days", r"сут\w*|дн\w*|день|days?"),
-    ("weeks", r"недел\w*|weeks?"),
-    ("months", r"месяц\w*|мес\b|months?"),
-    ("years", r"год\w*|лет\b|years?"),
-]
+_DURATIONS = list(DURATION.items())
 # A unit without a number is one of it: «на неделю», «в течение недели», «месяц аренды»
 _ONE = r"(?:за|на|в течение|всю|весь|целую|целый|целые|одну|один|одни)"
 _RENT = r"(?: (?:аренды|работы|обучения|инференса))"
 # «сколько стоит неделя», «во сколько обойдётся месяц»: the unit is what is priced
-_PRICED = r"(?:стои\w*|обойд[её]тся|выйд[её]т) (?:мне |нам )?"
+_PRICED = rf"(?:{PRICE}\w*|выйд[её]т) (?:мне |нам )?"
 # «а месяц?», «ну а неделю?»: a follow-up that opens with the unit
-_ASKED = r"(?:а|и|ну а|а если|тогда) "
+_ASKED = rf"{OPENER} "
 # «for a month», «what about a week?» («a month» after a price is its period, read before)
 _EN_ONE = r"(?<![\w])(?:for |about )?(?:a|one) "
 _BARE = [
@@ -202,10 +197,10 @@ def duration(t: str, out: Found) -> None:
 
 _UNIT_HOURS = {"hours": 1, "days": 24, "weeks": 168}
 _PART = (
-    rf"{NUM} ?(?:(?P<weeks>недел\w*|weeks?)|(?P<days>сут\w*|дн\w*|день|days?)|"
-    rf"(?P<hours>{HOUR_WORD}|ч\b|hours?))"
+    rf"{NUM} ?(?:(?P<weeks>{DURATION['weeks']})|(?P<days>{DURATION['days']})|"
+    rf"(?P<hours>{DURATION['hours']}))"
 )
-_ANY = rf"{NUM} ?(?:недел\w*|weeks?|сут\w*|дн\w*|день|days?|{HOUR_WORD}|ч\b|hours?)"
+_ANY = rf"{NUM} ?(?:{DURATION['weeks']}|{DURATION['days']}|{DURATION['hours']})"
 _COMPOUND = re.compile(rf"(?<![\w.]){_ANY}(?:(?:,| и| плюс| \+) {_ANY})+(?![\w])")
 _ONE_UNIT = re.compile(r"(?<![\w])(на|в течение) (недел[юя]|сутки|день)(?= (?:и|плюс|\+) \d)")
 
@@ -230,9 +225,7 @@ def _compound(t: str, out: Found) -> bool:
 def _rate_of_one(t: str, m: re.Match[str]) -> bool:
     """«сколько стоит один GPU-час», «цена 1 GPU-часа» ask for the rate, not for a 1-hour job."""
     before = t[max(0, m.start() - 30) : m.start()]
-    return float(m.group(1)) == 1 and bool(
-        re.search(r"стои\w*|стоимост\w*|цен\w*|почем|сколько|выход\w*|обход\w*", before)
-    )
+    return float(m.group(1)) == 1 and bool(re.search(rf"{PRICE}\w*|почем|сколько|выход\w*", before))
 
 
 def _is_per(t: str, start: int) -> bool:

@@ -39,13 +39,14 @@ from assistant.calculators.slugs import related_slugs
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.understanding.follow_up import (
-    CARD,
+    CARD_KEYS,
     asks_fit,
     replace_card,
     short_follow_up,
     with_follow_up,
 )
-from assistant.understanding.intent import CHOOSE_CARD, PRICE_EN, TAKE
+from assistant.understanding.intent import CHOOSE_CARD, TAKE
+from assistant.understanding.lexicon import CARD, DEFINITION, FIT, PRICE, PRICE_EN
 from assistant.understanding.params import Params
 from assistant.understanding.quantities import Extraction
 from assistant.understanding.reader import ParsedMessage
@@ -113,7 +114,7 @@ def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | 
 
 def _upgrade(tool: ToolName, p: Params) -> ToolName:
     """A follow-up naming GPUs turns a memory question into a fit question."""
-    if tool == ToolName.vram_inference and p.has("gpus", *CARD):
+    if tool == ToolName.vram_inference and p.has("gpus", *CARD_KEYS):
         return ToolName.gpu_fit
     return tool
 
@@ -211,16 +212,16 @@ def _verdict_for_many(args: Params, ex: Extraction) -> bool:
 # -- the calculation gate: is a plan what the customer asks for? ---------------------------
 
 _ASKS_DEFINITION = re.compile(
-    r"(?<!\w)(?:что (?:вообще )?(?:такое|за)|что значит|что означает|"
+    rf"(?<!\w)(?:что вообще (?:такое|за)|что за|{DEFINITION}|"
     r"(?:what is|what's|what are)(?! (?:the )?(?:price|cost|total)))(?!\w)"
 )
 
 # An explicit request to compute something (not «why does it not fit», which is a term question).
 _CALC_ASK = re.compile(
     r"(?<!\w)(?:сколько|скока|скоко|скок|скольк\w*|посчита\w*|рассчита\w*|подсчита\w*|прикин\w*|"
-    r"оцени\w*|хватит|хватает ли|влезет|поместится|уместится|войд[её]т|запустится|запустить|"
-    r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|какая цена|"
-    r"какова цена|какая стоимость|цен[аеуы] за|на скольк\w*|how much|how many|calculate|"
+    rf"оцени\w*|{FIT}(?:ится|ить|ит|ет|[её]т|ся)|хватает ли|"
+    r"получится ли|подойд[её]т|подойдут|подходит ли|во что обойд\w*|почём|почем|"
+    rf"как\w* {PRICE}\w*|цен[аеуы] за|на скольк\w*|how much|how many|calculate|"
     rf"estimate|fit|{PRICE_EN}|"
     r"hourly|monthly|per hour|per month|в час|за час|в месяц|как\w* сумм\w*|сумм\w*|"
     r"как\w* сч[её]т|денег|распиш\w*|распиши\w*|разбивк\w*|из чего склад\w*|"
@@ -270,7 +271,7 @@ def wanted(
 
 # «сколько будет стоить столько карт?» after «сколько H100 нужно …» — the count advised
 _SO_MANY = re.compile(
-    r"(?<!\w)(?:столько|эти|все эти|нужное число|нужное количество) ?(?:карт|gpu|гпу|штук)"
+    rf"(?<!\w)(?:столько|эти|все эти|нужное число|нужное количество) ?(?:{CARD}|штук)"
 )
 
 

@@ -10,19 +10,16 @@ counterpart» question («а в pytorch есть что-то похожее?») 
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from assistant.corpus.glossary import Entry
 from assistant.schema import Turn
 from assistant.text.sentences import split_sentences
+from assistant.understanding.lexicon import PRONOUN
 from assistant.understanding.reader import ParsedMessage
 
-_PRONOUNS = frozenset(
-    (
-        "его её ее их него неё нее них ним ней нём нем ними он она оно они это этот эта эти "
-        "этого этой этим тот та там тут it its this that"
-    ).split()
-)
+_PRONOUN = re.compile(PRONOUN)
 
 
 class Rewriter(Protocol):
@@ -54,7 +51,7 @@ class Condenser:
             rewritten = self.rewriter.condense(message, history)
             if rewritten:
                 return rewritten
-        pronoun = any(w in _PRONOUNS for w in message.words)
+        pronoun = any(_PRONOUN.fullmatch(w) for w in message.words)
         if message.terms and not (pronoun or sig.comparison_cue):
             return text
         topic = [self.entries[s] for s in prev.slugs[:1] if s in self.entries]

@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 
 from assistant.understanding import intent
+from assistant.understanding.lexicon import CARD_WORD, OPENER
 from assistant.understanding.params import Params
 from assistant.understanding.quantities import Extraction
 from assistant.understanding.reader import ParsedMessage
 
 SIZE = ("model", "params_b")
-CARD = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
+CARD_KEYS = ("gpu", "gpu_memory_gb", "gpu_label")  # the card a fit is for: one of them at a time
 MEMORY_TOOLS = ("vram_inference", "gpu_fit", "vram_training")
 SHORT_FOLLOW_UP_WORDS = 5
 ASKS_FIT_WORDS = 8  # the calculation gate's limit for a follow-up (routing/router.py)
@@ -50,7 +51,7 @@ _BARE_COUNT = re.compile(
 
 
 _ONLY_COUNT = re.compile(
-    r"^(?:(?:а|и|ну|ну а|а если|тогда) )?(\d{1,5})(?: ?x)?(?: (?:таких|такие|штук\w*|шт|карт\w*))?"
+    rf"^(?:(?:{OPENER}|ну) )?(\d{{1,5}})(?: ?x)?(?: (?:таких|такие|штук\w*|шт|{CARD_WORD}))?"
     r"\s*[?!.…]*$"
 )
 
@@ -168,7 +169,7 @@ def replace_card(base: Params, new: Params) -> Params:
     («а 80 гигов хватит?») replaces the catalogue card, and an unknown card's name once its
     memory was known (the reply «у неё 24 ГБ» to the question back keeps the name)."""
     if new.has("gpu", "gpu_label"):
-        return base.without(*CARD)
+        return base.without(*CARD_KEYS)
     if new.has("gpu_memory_gb"):
         base = base.without("gpu")
         if base.has("gpu_memory_gb"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from assistant.understanding.amounts import GPU_MARK, NUM, Found, clean
+from assistant.understanding.lexicon import CARD_WORD
 
 UNKNOWN_MARK = "§u§"
 _BRAND = r"(?:(?:nvidia|amd|geforce|quadro|tesla|radeon|instinct)\s+)*"
@@ -24,7 +25,7 @@ _UNKNOWN = re.compile(
 )
 _CAPITALISED = frozenset("nvidia geforce quadro tesla radeon instinct titan".split())
 _GB = r"(?:гб|gb|гигабайт\w*|гиг\w*)(?![\w])"
-_CARD = r"(?:карт\w*|видеокарт\w*|gpu|гпу|ускорител\w*)"
+_CARD = CARD_WORD
 _MEMORY = (
     rf"(?:{GPU_MARK}|{UNKNOWN_MARK})\s*(?:на|с|,|:|-)?\s*(?:по\s+)?{NUM} ?{_GB}",
     rf"{_CARD}\s+(?:[\w§]+\s+){{0,2}}?(?:на|с|по)\s+{NUM} ?{_GB}",

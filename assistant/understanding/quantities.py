@@ -40,6 +40,7 @@ from assistant.understanding.amounts import bare_context as _bare_context
 from assistant.understanding.architecture import architecture
 from assistant.understanding.dates import DateMention
 from assistant.understanding.hardware import gpu_memory, unknown_gpu
+from assistant.understanding.lexicon import CARD_WORD
 from assistant.understanding.params import Params
 from assistant.understanding.periods import masked
 
@@ -172,7 +173,7 @@ def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
 
 # ---------------------------------------------------------------- GPUs
 
-_COUNT_WORDS = r"(?:карт\w*|gpu|гпу|джипию|видеокарт\w*|ускорител\w*|штук\w*|шт\.?|гпушк\w*)"
+_COUNT_WORDS = rf"(?:{CARD_WORD}|штук\w*|шт\.?)"
 
 
 def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.text.tokens import STOPWORDS, Tokens, fold, tokenize, words
+from assistant.understanding.lexicon import CARD_WORD, DEFINITION, OPENER, PRONOUN
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -69,7 +70,7 @@ PAIR_CUE = re.compile(
 )
 # Words that show the question is about GPUs / AI infrastructure even if no entry covers it.
 _DOMAIN = re.compile(
-    r"gpu|гпу|видеокарт\w*|карт[аыуе]\b|ускорител\w*|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
+    rf"{CARD_WORD}|nvidia|нвидиа|amd|intel|tpu|npu|lpu|dpu|"
     r"нейросет\w*|нейронк\w*|модел\w*|llm|ллм|трансформер\w*|обучени\w*|инференс\w*|inference|"
     r"training|ии\b|\bai\b|ml\b|машинн\w* обучени\w*|датасет\w*|токен\w*|кластер\w*|сервер\w*|"
     r"дата[ -]?центр\w*|суперкомпьютер\w*|vram|памят\w*|тфлопс|flops|cuda|тензор\w*|"
@@ -77,7 +78,7 @@ _DOMAIN = re.compile(
     r"дообуч\w*|чекпоинт\w*|pytorch|пайторч|jax|tensorflow|интерконнект\w*|hbm|gddr|chip|чип\w*"
 )
 _DEFINITION = re.compile(
-    r"^(?:что так\w*|что за|что значит|что означает|расскажи\w* (?:про|о|об)|"
+    rf"^(?:{DEFINITION}|что за|расскажи\w* (?:про|о|об)|"
     r"объясни\w*,?(?: (?:мне|нам),?)?"
     r"(?: (?:вкратце|кратко|коротко|простыми словами|по-простому),?)?"
     r"(?: что (?:такое|значит|за))?|"
@@ -97,21 +98,14 @@ _TERM_END = re.compile(
     r"где|сколько|можно|стоит|что|есть|он|она|оно|они|его|её|ее|их|why|how|what|when|is|do|does)\b)"
 )
 DEFINED_MAX_WORDS = 4  # a longer head is a problem description («…ловлю OOM, что это»)
-_ANAPHORA = re.compile(
-    r"\b(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|этого|этой|этим|"
-    r"тот|та|то же|там|тут|здесь|аналог\w*|it|its|this|that|them)\b"
-)
+_ANAPHORA = re.compile(rf"\b(?:{PRONOUN}|то же|здесь|аналог\w*|them)\b")
 _COUNTERPART = re.compile(
     r"аналог\w*|альтернатив\w*|вместо|замен\w*|что-то похож\w*|что-нибудь похож\w*|похож\w* на|"
     r"equivalent|alternative|instead of"
 )
-_FOLLOW_UP_START = re.compile(
-    r"^(?:а|и|ну а|тогда|если|а если|а теперь|ок,? а|хорошо,? а|and|what about)\b"
-)
+_FOLLOW_UP_START = re.compile(rf"^(?:{OPENER}|and|what about)\b")
 # A calculator follow-up opens like this («а в FP8?», «тогда на 8 картах», «ок, а за неделю?»).
-_CONTINUES = re.compile(
-    r"^\s*(?:а|и|ну а|тогда|если|а если|а теперь|теперь|(?:ок|окей|ok|okay),? а|хорошо,? а)\b"
-)
+_CONTINUES = re.compile(rf"^\s*(?:{OPENER}|теперь)\b")
 _THANKS_START = ("спасибо", "благодар", "спс", "thank")
 # A speed question: the glossary explains tokens per second but gives no figure per setup.
 _THROUGHPUT = re.compile(

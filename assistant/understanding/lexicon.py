@@ -1,0 +1,44 @@
+"""The words the understanding stage reads messages with, each list defined once: regex
+fragments (no anchors, no flags) that the readers compose into their patterns.
+
+    CARD        a graphics card, slang included: stems («видеокарт», «видюх», «карт», «gpu»…)
+    CARD_WORD   a whole card word: «карта», «картами», «видюху», «GPUs» — not «картинка»
+    RUN_VERB    running a model: «запустить», «крутить», «гонять», «задеплоить» (stems)
+    FIT         whether something fits: «поместится», «влезет», «хватит», «потянет» (stems)
+    PRICE       a price or a cost: «стоит», «стоимость», «цена», «обойдётся», «оплата» (stems)
+    PRICE_EN    the same in English: «cost», «price»
+    OPENER      how a follow-up opens: «а», «и», «ну а», «тогда», «ок, а» (whole words)
+    DEFINITION  asking what something is: «что такое», «что значит», «что означает»
+    PRONOUN     a word that points back at the previous answer's topic («его», «это», «it»)
+    DURATION    rental units by name: hours, days, weeks, months, years (whole words)
+    HOUR_WORD   «час», «часа», «часов», «часик» — not «часть», «частично»
+
+Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
+that does.
+"""
+
+from __future__ import annotations
+
+CARD = r"(?:видеокарт|видюх|видях|карточ|гпушк|карт|gpu|гпу|джипию|ускорител)"
+CARD_WORD = (
+    r"(?:(?:видеокарт|видюх|видях|карточ|гпушк|ускорител)\w*|"
+    r"карт(?:[аыуе]|ой|ою|ам|ами|ах)?(?![\w])|gpus?(?![\w])|гпу(?![\w])|джипию(?![\w]))"
+)
+RUN_VERB = r"(?:запуск|запуст|крут|гоня|гнать|подня|подним|разверн|развора|держ|хост|(?:за)?депло)"
+FIT = r"(?:помест|влез|влаз|хват|войд|уместит|запуст|потян)"
+PRICE = r"(?:стои|стоимост|цен|заплат|обойд|обход|бюджет|оплат)"
+PRICE_EN = r"(?:cost\w*|pric\w*)"
+OPENER = r"(?:а|и|ну а|тогда|если|а если|а теперь|(?:ок|окей|ok|okay),? а|хорошо,? а)"
+DEFINITION = r"(?:что так\w*|что значит|что означа\w*)"
+PRONOUN = (
+    r"(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|"
+    r"этого|этой|этим|тот|та|там|тут|it|its|this|that)"
+)
+HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
+DURATION = {
+    "hours": rf"{HOUR_WORD}|ч\b|h\b|hours?",
+    "days": r"сут\w*|дн\w*|день|days?",
+    "weeks": r"недел\w*|weeks?",
+    "months": r"месяц\w*|мес\b|months?",
+    "years": r"год\w*|лет\b|years?",
+}
