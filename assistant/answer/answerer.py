@@ -121,7 +121,7 @@ class Answerer:
     def explain(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
         message, scope, retrieval = u.message, searched.scope, searched.retrieval
         nearby = [h.slug for h in retrieval.hits[:3]]
-        slugs = general_first(scope.slugs, self.entries, message.text, nearby)  # «HBM» → HBM3e
+        slugs = general_first(scope.slugs, self.entries, message.families, nearby)  # «HBM»
         question = searched.question.text
         route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
         if route == "term" and not (message.signals.defined_term and slugs[0] in retrieval.alias):

@@ -22,8 +22,6 @@ _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сра�
 _LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
 # a nominative personal pronoun opening a sentence, followed by a lower-case word (the verb)
 _PRONOUN = re.compile(r"^(?:Он|Она|Оно)\s+(?=[а-яё])")
-# a bare Latin name in the question («HBM», not «HBM4» or «hbm3e»)
-_FAMILY = re.compile(r"(?<![\w-])[A-Za-z]{2,}(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -167,7 +165,10 @@ def _opens_with_name(entry: Entry, sentence: str) -> bool:
 
 
 def general_first(
-    slugs: Sequence[str], entries: dict[str, Entry], question: str, nearby: Sequence[str] = ()
+    slugs: Sequence[str],
+    entries: dict[str, Entry],
+    families: Sequence[str],
+    nearby: Sequence[str] = (),
 ) -> list[str]:
     """«что такое HBM?»: HBM3e and HBM4 both extend the asked name with a generation number.
     The one whose text speaks of the bare name («В HBM кристаллы DRAM…») explains the general
@@ -176,7 +177,7 @@ def general_first(
     `nearby`: the other top hits, where that entry may be when only the newest generation made
     it into `slugs`; it then joins in front of it."""
     out = list(slugs)
-    for name in dict.fromkeys(_FAMILY.findall(question)):
+    for name in families:
         pool = [s for s in dict.fromkeys([*out, *nearby]) if s in entries]
         family = [s for s in pool if _extends(entries[s], name)]
         present = [s for s in family if s in out]

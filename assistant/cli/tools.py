@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,15 +19,14 @@ from assistant.evaluation.sets import SplitChoice
 from assistant.evaluation.tools import evaluate
 from assistant.numeric import Calculations
 
-_SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*[bв]?\s*$", re.IGNORECASE)
-
 
 def _size_args(size: str | None) -> dict[str, Any]:
+    """«70B», «7,5b», «70» → a size in billions; anything else names a catalogue model."""
     if not size:
         return {}
-    m = _SIZE.match(size)
-    if m:
-        return {"params_b": float(m.group(1).replace(",", "."))}
+    number = size.strip().lower().removesuffix("b").removesuffix("в").strip().replace(",", ".")
+    if number.replace(".", "", 1).isdigit():
+        return {"params_b": float(number)}
     return {"model": size}
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,9 @@ from assistant.llm.client import ChatClient
 from assistant.schema import Turn
 from assistant.text.templates import render
 from assistant.text.tokens import lemmas, words
-from assistant.understanding.reader import ParsedMessage
+from assistant.understanding.reader import ParsedMessage, numbers
 
 log = logging.getLogger(__name__)
-_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 CONDENSE_SCHEMA: dict[str, Any] = {
     "type": "json_schema",
     "json_schema": {
@@ -92,7 +90,7 @@ def fill_arguments(
         return {}
     earlier = " ".join(t.content for t in history if t.role == "user")
     said = Said(
-        numbers={*message.numbers, *(float(x.replace(",", ".")) for x in _DIGITS.findall(earlier))},
+        numbers={*message.numbers, *numbers(earlier)},
         words={w.lower() for w in (*message.words, *words(earlier))},
     )
     return {k: v for k, v in calls[0].arguments.items() if _grounded_value(v, said)}

@@ -29,6 +29,13 @@ from assistant.understanding.quantities import Extraction, bare_context, extract
 from assistant.understanding.signals import DEFINED_MAX_WORDS, PAIR_CUE, Signals, signals
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+# a bare Latin name («HBM», not «HBM4» or «hbm3e»): a family of entries, the general one leads
+_FAMILY = re.compile(r"(?<![\w-])[A-Za-z]{2,}(?![\w-])")
+
+
+def numbers(text: str) -> tuple[float, ...]:
+    """Every number written in digits, in order («7,5» → 7.5)."""
+    return tuple(float(x.replace(",", ".")) for x in _DIGITS.findall(text))
 
 
 class TermMatcher(Protocol):
@@ -62,6 +69,7 @@ class ParsedMessage:
     term: Tokens | None  # the X of «что такое X», read in its own right
     # the entries the defined term names (names_defined): retrieval puts them first
     defined: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    families: tuple[str, ...] = ()  # bare Latin names as written («HBM», «NVLink»), once each
     # «NVLink или PCIe?»: a weak cue (или, чем, против) stands between two entries named; in
     # «это с разреженностью 2:4 или без?» it stands between something else
     paired: bool = False
@@ -134,7 +142,8 @@ class Reader:
             tokens=tokens,
             normalised=normalised,
             pieces=len(text.split()),
-            numbers=tuple(float(x.replace(",", ".")) for x in _DIGITS.findall(text)),
+            numbers=numbers(text),
+            families=tuple(dict.fromkeys(_FAMILY.findall(text))),
             quantities=quantities,
             bare_context=bare_context(normalised),
             dates=found,

@@ -8,6 +8,7 @@ import pytest
 
 from assistant.answer.compose import Picked, general_first, paragraph, resolve_pronoun
 from assistant.text.sentences import split_sentences
+from tests.helpers import read
 
 
 def test_pronoun_after_the_definition_names_the_term(glossary: Any) -> None:
@@ -52,23 +53,31 @@ def test_paragraph_uses_the_resolved_sentence(glossary: Any) -> None:
 
 def test_general_entry_first_for_a_family_name(glossary: Any) -> None:
     entries = glossary.by_slug()
-    assert general_first(["hbm4", "hbm3e", "vram"], entries, "что такое HBM?") == [
+    assert general_first(["hbm4", "hbm3e", "vram"], entries, read("что такое HBM?").families) == [
         "hbm3e",
         "hbm4",
         "vram",
     ]
     # a named generation, or a single match, keeps the retrieval order
-    assert general_first(["hbm4", "hbm3e"], entries, "что такое HBM4?") == ["hbm4", "hbm3e"]
-    assert general_first(["gddr7", "vram"], entries, "что такое GDDR?") == ["gddr7", "vram"]
+    assert general_first(["hbm4", "hbm3e"], entries, read("что такое HBM4?").families) == [
+        "hbm4",
+        "hbm3e",
+    ]
+    assert general_first(["gddr7", "vram"], entries, read("что такое GDDR?").families) == [
+        "gddr7",
+        "vram",
+    ]
     # only the newest generation in the scope: the explaining entry joins from the top hits
     nearby = ["hbm4", "vram", "hbm3e"]
-    assert general_first(["hbm4", "vram"], entries, "что такое HBM?", nearby) == [
+    assert general_first(["hbm4", "vram"], entries, read("что такое HBM?").families, nearby) == [
         "hbm3e",
         "hbm4",
         "vram",
     ]
     # a family absent from the answer does not join it
-    assert general_first(["vram"], entries, "что такое HBM?", ["vram", "hbm4", "hbm3e"]) == ["vram"]
+    assert general_first(
+        ["vram"], entries, read("что такое HBM?").families, ["vram", "hbm4", "hbm3e"]
+    ) == ["vram"]
 
 
 def test_what_is_hbm_leads_with_the_general_entry(pipeline: Any) -> None:

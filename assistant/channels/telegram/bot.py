@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import logging
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -136,7 +135,19 @@ def addressed_text(message: Message, me: User) -> str | None:
 def _without_mention(text: str, me: User) -> str:
     if not me.username:
         return text.strip()
-    return re.sub(rf"@{re.escape(me.username)}\b", " ", text, flags=re.IGNORECASE).strip()
+    handle, out, start = me.username.lower(), [], 0
+    for at, char in enumerate(text):
+        end = at + 1 + len(handle)
+        named = char == "@" and text[at + 1 : end].lower() == handle
+        if (
+            named
+            and at >= start
+            and not (end < len(text) and (text[end].isalnum() or text[end] == "_"))
+        ):
+            out.append(text[start:at] + " ")
+            start = end
+    out.append(text[start:])
+    return "".join(out).strip()
 
 
 # --- handlers ----------------------------------------------------------------------------------
