@@ -74,10 +74,10 @@ class BodyLimitMiddleware:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     sent = False
 
     async def replay() -> Message:

@@ -3,11 +3,16 @@ channel shows (HTTP 422 body, SSE `error` event, Telegram reply, CLI)."""
 
 from __future__ import annotations
 
+import re
+
 from assistant.errors import InputError
 
 EMPTY_MESSAGE = "Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ."
 EMPTY_CODE = "empty_message"
 TOO_LONG_CODE = "message_too_long"
+# a surrogate code point in a str has no partner (a pair decodes into one character): what
+# undecodable bytes in a command-line argument become; no UTF-8 store or response can hold it
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def too_long_message(length: int, limit: int) -> str:
@@ -17,10 +22,16 @@ def too_long_message(length: int, limit: int) -> str:
     )
 
 
+def repair_surrogates(text: str) -> str:
+    """Each unpaired surrogate as U+FFFD, as browsers and the HTTP edge turn them into text."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def validate_message(message: str | None, max_chars: int) -> str:
     """The message without surrounding whitespace (and without NUL characters, which mean
-    nothing and which PostgreSQL text cannot hold); empty or over `max_chars` → InputError."""
-    text = (message or "").replace("\x00", "").strip()
+    nothing and which PostgreSQL text cannot hold; unpaired surrogates become U+FFFD); empty or
+    over `max_chars` → InputError."""
+    text = repair_surrogates((message or "").replace("\x00", "")).strip()
     if not text:
         raise InputError(EMPTY_MESSAGE, code=EMPTY_CODE)
     if len(text) > max_chars:
