@@ -113,8 +113,7 @@ async def feedback(
     body: FeedbackRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> FeedbackResponse:
     await limiter.check("feedback", *client_keys(request))
-    comment = body.comment.replace("\x00", "").strip()  # PostgreSQL text cannot hold NUL
-    if not await service.feedback(body.message_id, body.score, comment):
+    if not await service.feedback(body.message_id, body.score, body.comment):
         raise ApiError(404, "unknown_message", "Сообщение не найдено.")
     return FeedbackResponse()
 
