@@ -44,7 +44,8 @@ class PostgresRepository(SqlRepository):
         except Exception:
             self._pool.close()
             # the DSN may hold a password: never put it in the message
-            raise ConfigError("PostgreSQL is unreachable at ASSISTANT_DATABASE_URL") from None
+            message = "PostgreSQL по адресу из ASSISTANT_DATABASE_URL не отвечает (ждали 10 с)."
+            raise ConfigError(message, user_message=message) from None
         with self._tx() as cur:  # replicas starting together must not race on CREATE TABLE
             cur.execute("SELECT pg_advisory_xact_lock(4242)")
             for statement in SCHEMA:
