@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from assistant.errors import ConfigError
+from assistant.errors import ConfigError, StorageError
 from assistant.storage.base import SCHEMA, Cursor, SqlRepository
 
 
@@ -53,8 +53,16 @@ class PostgresRepository(SqlRepository):
 
     @contextmanager
     def _tx(self) -> Iterator[Cursor]:
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-            yield _PgCursor(cur)
+        """One transaction; a failure of the server or the pool is a StorageError."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                yield _PgCursor(cur)
+        except (psycopg.Error, PoolTimeout) as e:
+            # the message may quote the DSN's host: only the class goes into the error text
+            raise StorageError(f"PostgreSQL: {type(e).__name__}") from e
 
     def close(self) -> None:
         self._pool.close()

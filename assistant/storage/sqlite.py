@@ -6,10 +6,10 @@ import errno
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from assistant.errors import ConfigError
+from assistant.errors import ConfigError, StorageError
 from assistant.storage.base import Cursor, SqlRepository
 
 _OS_REASONS = {
@@ -30,8 +30,10 @@ class SqliteRepository(SqlRepository):
         self._lock = threading.Lock()
         try:
             self._conn = self._open(str(path))
-        except (OSError, sqlite3.Error) as e:
-            raise _open_error(str(path), setting, e) from None  # one line, not a traceback
+        except (OSError, sqlite3.Error, StorageError) as e:
+            cause = e.__cause__ if isinstance(e, StorageError) else e
+            assert isinstance(cause, Exception)
+            raise _open_error(str(path), setting, cause) from None  # one line, no traceback
 
     def _open(self, path: str) -> sqlite3.Connection:
         if path != ":memory:":
@@ -51,18 +53,28 @@ class SqliteRepository(SqlRepository):
 
     @contextmanager
     def _tx(self) -> Iterator[Cursor]:
+        """One transaction; a failure of SQLite itself (a full disk, a broken file) is a
+        StorageError, whatever statement met it, the COMMIT included."""
         with self._lock:
             cur = self._conn.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             try:
-                yield cur
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-            else:
-                cur.execute("COMMIT")
+                cur.execute("BEGIN IMMEDIATE")
+                try:
+                    yield cur
+                    cur.execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+            except sqlite3.Error as e:
+                raise StorageError(f"SQLite: {type(e).__name__}: {e}") from e
             finally:
                 cur.close()
+
+    def _rollback(self) -> None:
+        # a failed COMMIT may have rolled back already; the caller reports the original error
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
 
     def journal_mode(self) -> str:
         with self._lock:
