@@ -15,6 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
+from assistant.api.disconnect import CancelOnDisconnect
 from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
@@ -53,7 +54,9 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
     # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413)
-    # → unpaired surrogates repaired (api/text_edge.py), before any route reads the body.
+    # → unpaired surrogates repaired (api/text_edge.py), before any route reads the body
+    # → a client that leaves cancels its route (api/disconnect.py).
+    app.add_middleware(CancelOnDisconnect)
     app.add_middleware(SurrogateRepairMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)
