@@ -105,6 +105,14 @@ class Settings(BaseSettings):
     db_path: Path = Field(default_factory=_db_path)
     max_message_chars: int = 2000
     max_body_bytes: int = 32_768
+    # the HTTP edge (api/transport.py): a request's line and headers must arrive within
+    # HEADER_TIMEOUT_S and MAX_HEADER_BYTES, its body within BODY_TIMEOUT_S after them (else
+    # 408 / 431); at most MAX_CONNECTIONS connections at once, the rest get 503 (0 = what
+    # RLIMIT_NOFILE leaves after the descriptors the process holds and a reserve of 64)
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 10.0
+    max_header_bytes: int = 32_768
+    max_connections: int = 0
     # rate limits per client IP (chat also per session); 0 switches one off (api/limits.py)
     rate_limit_per_minute: int = 30  # /v1/chat, /v1/chat/stream, /v1/chat/completions
     feedback_rate_limit_per_minute: int = 60  # /v1/feedback, its own bucket

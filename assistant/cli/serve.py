@@ -62,8 +62,12 @@ def serve(
 def server_config(app: Any, s: Settings, *, log_level: str = "info") -> uvicorn.Config:
     """uvicorn's settings for the app. X-Forwarded-For names the client only when the request
     comes from a proxy in ASSISTANT_TRUSTED_PROXIES; uvicorn's own default would trust it from
-    127.0.0.1 (or $FORWARDED_ALLOW_IPS), letting any local client pick its rate-limit key."""
+    127.0.0.1 (or $FORWARDED_ALLOW_IPS), letting any local client pick its rate-limit key. The
+    HTTP protocol carries the edge limits (header and body deadlines, header size, connection
+    cap) and answers its own errors with the JSON error body (api/transport.py)."""
     import uvicorn
+
+    from assistant.api.transport import edge_limits, edge_protocol
 
     proxies = list(s.trusted_proxies)
     return uvicorn.Config(
@@ -74,6 +78,7 @@ def server_config(app: Any, s: Settings, *, log_level: str = "info") -> uvicorn.
         access_log=False,
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
+        http=edge_protocol(edge_limits(s)),
     )
 
 
