@@ -11,9 +11,10 @@ and large_client_header_buffers, and a cap on connections below the descriptor l
     max_header_bytes   request line + headers at most this long            → 431, closed
     max_connections    connections served at once (0: from RLIMIT_NOFILE)  → 503, closed
 
-Each of these is the documented `{"error": {"code", "message"}}` body with a Russian message.
-The 503 for a request that arrives while the service is full goes through the CORS middleware,
-so the widget can read it; a connection refused at accept time has sent no request yet.
+Each of these, and the parser's own 400 («Invalid HTTP request received.» in plain text), is
+the documented `{"error": {"code", "message"}}` body with a Russian message. The 503 for a
+request that arrives while the service is full goes through the CORS middleware, so the widget
+can read it; a connection refused at accept time has sent no request yet.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ FD_RESERVE = 64  # descriptors kept for the app itself: a pool, a lazy import, a
 
 TIMEOUT = ("request_timeout", "Запрос не пришёл целиком вовремя. Повторите его.")
 TOO_LARGE = ("headers_too_large", "Слишком большие заголовки запроса.")
+BAD = ("bad_request", "Некорректный запрос.")
 BUSY = ("unavailable", "Сервис перегружен. Повторите запрос через несколько секунд.")
 
 
@@ -177,6 +179,9 @@ class EdgeProtocol(HttpToolsProtocol):
         super().on_response_complete()
 
     # errors
+
+    def send_400_response(self, msg: str) -> None:
+        self._refuse(400, BAD)
 
     def _timed_out(self) -> None:
         self._deadline = None

@@ -103,6 +103,15 @@ def test_oversized_headers_get_a_431(edge_base: str) -> None:
     assert ok.status_code == 200  # headers under the limit pass
 
 
+def test_a_malformed_request_is_the_json_400(edge_base: str) -> None:
+    with connection(edge_base) as s:
+        s.sendall(b"GARBAGE \x01\x02 HTTP/9.9\r\n\r\n")
+        raw = read_all(s)
+    status, _, body = json_error(raw)
+    assert status == 400
+    assert_russian(body, "bad_request")
+
+
 def test_connections_over_the_cap_get_a_503_and_the_service_recovers(edge_base: str) -> None:
     with ExitStack() as stack:
         held = [stack.enter_context(connection(edge_base)) for _ in range(8)]
