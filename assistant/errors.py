@@ -16,11 +16,13 @@ AssistantError                      base; every error carries a Russian `user_me
 │   ├── GroundingError              answer failed citation/number checks
 │   └── AnswerFailedError           the engine raised something untyped (a bug); the channel
 │                                   says so in Russian, the question stays stored
+├── StorageError                    the conversation store failed a read or write (full disk,
+│                                   database down); nothing was acknowledged
 └── InputError                      user input rejected at an edge (empty, too long…)
 
 error_status(error) -> (HTTP status, machine code)   the same codes on every channel:
     InputError 422 invalid_input, AnswerFailedError 422 answer_failed, ToolError 422
-    calculation_failed, index/model/corpus/LLM down 503 unavailable, ConfigError 503
+    calculation_failed, index/model/corpus/LLM/store down 503 unavailable, ConfigError 503
     misconfigured, anything else 500 internal_error
 first_match(error, ((Class, value), …), default) -> the value of the first class it is
 """
@@ -130,6 +132,16 @@ class AnswerFailedError(GenerationError):
         super().__init__(self.user_message)
 
 
+class StorageError(AssistantError):
+    """The database refused a read or write (a full disk, a lost connection): the client is
+    told its message was not taken, with a status a load balancer understands (503)."""
+
+    user_message = (
+        "Не удалось сохранить сообщение: хранилище разговоров сейчас недоступно. "
+        "Повторите, пожалуйста, через минуту."
+    )
+
+
 class InputError(AssistantError):
     """The message is Russian and user-facing; `code` names the rejection for machines (the
     HTTP error code: `empty_message`, `message_too_long`, …)."""
@@ -148,7 +160,10 @@ _STATUS: tuple[tuple[Kind, tuple[int, str]], ...] = (
     (InputError, (422, "invalid_input")),
     (AnswerFailedError, (422, "answer_failed")),  # the engine cannot answer this question
     (ToolError, (422, "calculation_failed")),
-    ((IndexError_, EmbeddingError, CorpusError, LLMUnavailableError), (503, "unavailable")),
+    (
+        (IndexError_, EmbeddingError, CorpusError, LLMUnavailableError, StorageError),
+        (503, "unavailable"),
+    ),
     (ConfigError, (503, "misconfigured")),
 )
 

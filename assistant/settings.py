@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -105,6 +105,14 @@ class Settings(BaseSettings):
     db_path: Path = Field(default_factory=_db_path)
     max_message_chars: int = 2000
     max_body_bytes: int = 32_768
+    # the HTTP edge (api/transport.py): a request's line and headers must arrive within
+    # HEADER_TIMEOUT_S and MAX_HEADER_BYTES, its body within BODY_TIMEOUT_S after them (else
+    # 408 / 431); at most MAX_CONNECTIONS connections at once, the rest get 503 (0 = what
+    # RLIMIT_NOFILE leaves after the descriptors the process holds and a reserve of 64)
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 10.0
+    max_header_bytes: int = 32_768
+    max_connections: int = 0
     # rate limits per client IP (chat also per session); 0 switches one off (api/limits.py)
     rate_limit_per_minute: int = 30  # /v1/chat, /v1/chat/stream, /v1/chat/completions
     feedback_rate_limit_per_minute: int = 60  # /v1/feedback, its own bucket
@@ -131,9 +139,30 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr = SecretStr("")
 
 
+# pydantic's error types → what the operator should write instead
+_EXPECTED = {
+    "int_parsing": "нужно целое число",
+    "int_type": "нужно целое число",
+    "float_parsing": "нужно число",
+    "float_type": "нужно число",
+    "bool_parsing": "нужно true или false",
+    "bool_type": "нужно true или false",
+    "json_invalid": "нужен JSON",
+    "list_type": "нужен JSON-список, например '[\"a\"]'",
+    "missing": "не задано",
+}
+
+
+def _expected(err: Any) -> str:
+    if err["type"] == "literal_error":
+        choices = str(err.get("ctx", {}).get("expected", "")).replace(" or ", " или ")
+        return f"допустимо: {choices}"
+    return _EXPECTED.get(err["type"], "недопустимое значение")
+
+
 def load_settings() -> Settings:
-    """Settings from the environment; a bad value is a ConfigError naming the variable, not a
-    pydantic traceback (e.g. ASSISTANT_EMBEDDING_BACKEND=tensorflow)."""
+    """Settings from the environment; a bad value is one Russian line naming the variable, not
+    a pydantic traceback (e.g. ASSISTANT_EMBEDDING_BACKEND=tensorflow)."""
     from pydantic import ValidationError
 
     from assistant.errors import ConfigError
@@ -141,8 +170,9 @@ def load_settings() -> Settings:
     try:
         return Settings()
     except ValidationError as e:
-        lines = [
-            f"ASSISTANT_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+        problems = "; ".join(
+            f"ASSISTANT_{'_'.join(str(p) for p in err['loc']).upper()} — {_expected(err)}"
             for err in e.errors()
-        ]
-        raise ConfigError("invalid settings:\n" + "\n".join(lines)) from e
+        )
+        message = f"Неверные настройки: {problems}."
+        raise ConfigError(message, user_message=message) from None

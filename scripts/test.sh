@@ -24,6 +24,7 @@ check "mypy (strict on assistant/, bodies checked in tests/)" "fix the type erro
   .venv/bin/mypy
 
 bash scripts/install_browser.sh           # Debian chromium for Playwright (no browser download)
+bash scripts/install_nginx.sh             # Debian nginx: the compose recipe's proxy, tested
 # A given ASSISTANT_TEST_POSTGRES_DSN is someone's server: used, never stopped.
 if [ -z "${ASSISTANT_TEST_POSTGRES_DSN:-}" ]; then
   ASSISTANT_TEST_POSTGRES_DSN="$(bash scripts/start_postgres.sh)"

@@ -15,9 +15,9 @@ def test_bad_values_name_every_variable(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(ConfigError) as caught:
         load_settings()
     text = str(caught.value)
-    assert "ASSISTANT_EMBEDDING_BACKEND" in text and "'onnx' or 'torch'" in text
-    assert "ASSISTANT_PORT" in text
-    assert caught.value.user_message.startswith("Сервис настроен неверно")
+    assert "ASSISTANT_EMBEDDING_BACKEND — допустимо: 'onnx' или 'torch'" in text
+    assert "ASSISTANT_PORT — нужно целое число" in text
+    assert caught.value.user_message == text and "\n" not in text  # one line for the CLI
 
 
 def test_good_values_load(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,10 +15,12 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
+from assistant.api.disconnect import CancelOnDisconnect
 from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
+from assistant.api.text_edge import SurrogateRepairMiddleware
 from assistant.conversation import ChatService
 from assistant.settings import Settings
 from assistant.storage import Repository
@@ -51,7 +53,11 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     if settings.telegram_token.get_secret_value():
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
-    # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413).
+    # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413)
+    # → unpaired surrogates repaired (api/text_edge.py), before any route reads the body
+    # → a client that leaves cancels its route (api/disconnect.py).
+    app.add_middleware(CancelOnDisconnect)
+    app.add_middleware(SurrogateRepairMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)
     app.add_middleware(

@@ -12,7 +12,6 @@ from assistant.api.deps import LimiterDep, MetricsDep, RepositoryDep, ServiceDep
 from assistant.api.docs import CHAT_EVENT, QUESTION, error_responses, event_stream
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
-from assistant.api.metrics import Metrics
 from assistant.api.models import (
     ID_PATTERN,
     ChatRequest,
@@ -23,6 +22,7 @@ from assistant.api.models import (
     StoredMessageOut,
 )
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
+from assistant.api.streams import counted
 from assistant.conversation import ChatService, Reply, Where
 
 router = APIRouter(prefix="/v1", tags=["chat"])
@@ -76,13 +76,11 @@ async def chat_stream(
     await limiter.check("chat", *client_keys(request, body.session_id))
     service.validate(body.message)  # a bad message is a JSON 422, not a stream
     where = Where(CHANNEL, session_id=body.session_id)
-    return EventStream(_stream(service, metrics, body.message, where), headers=SSE_HEADERS)
+    events = counted(_stream(service, body.message, where), metrics)
+    return EventStream(events, headers=SSE_HEADERS)
 
 
-async def _stream(
-    service: ChatService, metrics: Metrics, message: str, where: Where
-) -> AsyncIterator[str]:
-    completed = False
+async def _stream(service: ChatService, message: str, where: Where) -> AsyncIterator[str]:
     try:
         async with service.turn(message, where) as question:
             yield sse("session", {"session_id": question.session_id})
@@ -93,14 +91,9 @@ async def _stream(
                 public = chat_payload(item)
                 yield sse("citations", {"citations": public["citations"]})
                 yield sse("tool_calls", {"tool_calls": public["tool_calls"]})
-                completed = True
                 yield sse("done", public)
     except Exception as e:  # the stream has started: failures become its last event
-        completed = True
         yield sse("error", stream_error(e))
-    finally:
-        if not completed:
-            metrics.disconnects.inc()
 
 
 @router.post(
@@ -113,8 +106,7 @@ async def feedback(
     body: FeedbackRequest, request: Request, service: ServiceDep, limiter: LimiterDep
 ) -> FeedbackResponse:
     await limiter.check("feedback", *client_keys(request))
-    comment = body.comment.replace("\x00", "").strip()  # PostgreSQL text cannot hold NUL
-    if not await service.feedback(body.message_id, body.score, comment):
+    if not await service.feedback(body.message_id, body.score, body.comment):
         raise ApiError(404, "unknown_message", "Сообщение не найдено.")
     return FeedbackResponse()
 

@@ -74,10 +74,10 @@ class BodyLimitMiddleware:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     sent = False
 
     async def replay() -> Message:
@@ -237,11 +237,12 @@ def build_limiter(uri: str, rules: Mapping[str, Rule]) -> RateLimiter:
     try:
         storage = storage_from_string(uri)
     except ConfigurationError as e:
-        raise ConfigError(
-            f"ASSISTANT_RATE_LIMIT_STORAGE: cannot use a {scheme}:// storage ({e})"
-        ) from None  # the URI may hold a password: not chained into logs
+        message = f"ASSISTANT_RATE_LIMIT_STORAGE: хранилище {scheme}:// недоступно ({e})."
+        # the URI may hold a password: not chained into logs
+        raise ConfigError(message, user_message=message) from None
     if not isinstance(storage, Storage):
-        raise ConfigError(f"ASSISTANT_RATE_LIMIT_STORAGE: {scheme}:// is not a synchronous storage")
+        message = f"ASSISTANT_RATE_LIMIT_STORAGE: {scheme}:// — не синхронное хранилище."
+        raise ConfigError(message, user_message=message)
     return RateLimiter(storage, rules)
 
 

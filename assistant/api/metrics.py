@@ -100,7 +100,8 @@ class MetricsMiddleware:
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
-        status = 500
+        status = 0
+        failed = True
 
         async def send_wrapper(message: Message) -> None:
             nonlocal status
@@ -110,10 +111,14 @@ class MetricsMiddleware:
 
         try:
             await self.app(scope, receive, send_wrapper)
+            failed = False
         finally:
             route = scope.get("route")
             label = getattr(route, "path", None) or "unmatched"
-            self.metrics.requests.labels(label, scope["method"], str(status)).inc()
+            # no response at all: the server's 500 after a failure, or 499 (nginx's «client
+            # closed request») when the client left first and the route was cancelled
+            code = str(status) if status else ("500" if failed else "499")
+            self.metrics.requests.labels(label, scope["method"], code).inc()
             self.metrics.latency.labels(label).observe(time.perf_counter() - start)
             if status == 429:
                 self.metrics.rate_limited.inc()

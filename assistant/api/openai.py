@@ -13,12 +13,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from assistant.api.deps import LimiterDep, ServiceDep
+from assistant.api.deps import LimiterDep, MetricsDep, ServiceDep
 from assistant.api.docs import COMPLETION_CHUNK, QUESTION, error_responses
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
+from assistant.api.streams import counted
 from assistant.conversation import ChatService, Reply, Where
 from assistant.schema import Turn
 
@@ -93,7 +94,11 @@ def _completion(stored: Reply, model: str) -> dict[str, Any]:
     },
 )
 async def completions(
-    body: CompletionRequest, request: Request, service: ServiceDep, limiter: LimiterDep
+    body: CompletionRequest,
+    request: Request,
+    service: ServiceDep,
+    limiter: LimiterDep,
+    metrics: MetricsDep,
 ) -> Any:
     await limiter.check("chat", *client_keys(request))
     question, history = split_messages(body.messages)
@@ -101,7 +106,8 @@ async def completions(
     where = Where(CHANNEL, history=history)
     model = body.model or MODEL
     if body.stream:
-        return EventStream(_chunks(service, question, where, model), headers=SSE_HEADERS)
+        chunks = counted(_chunks(service, question, where, model), metrics)
+        return EventStream(chunks, headers=SSE_HEADERS)
     return _completion(await service.ask(question, where), model)
 
 

@@ -22,6 +22,7 @@ from assistant.cli.common import (
     user_errors,
 )
 from assistant.cli.render import print_answer
+from assistant.cli.terminal import terminal_json
 from assistant.evaluation.sets import SplitChoice
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _pipeline() -> Pipeline:
 
 
 def _json(answer: Answer) -> str:
-    return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
+    return terminal_json(answer.model_dump(mode="json"))
 
 
 VERBOSE_HELP = "Показать маршрут и генератор ответа (для разработчиков)"

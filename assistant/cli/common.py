@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import sys
@@ -26,9 +27,22 @@ def settings() -> Settings:
         return load_settings()
 
 
+_OS_REASONS = {
+    errno.EACCES: "нет прав",
+    errno.EPERM: "нет прав",
+    errno.ENOENT: "нет такого файла или каталога",
+    errno.ENOTDIR: "в пути есть файл там, где нужен каталог",
+    errno.EEXIST: "в пути есть файл там, где нужен каталог",
+    errno.EROFS: "файловая система только для чтения",
+    errno.ENOSPC: "на диске нет места",
+    errno.EMFILE: "слишком много открытых файлов (LimitNOFILE, ulimit -n)",
+}
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Print AssistantError as a clear message (no traceback) and exit with code 2."""
+    """Print AssistantError as a clear message (no traceback) and exit with code 2; so is a file
+    the environment does not let us use (an unwritable index or cache folder, a full disk)."""
     try:
         yield
     except CorpusError as e:
@@ -36,6 +50,12 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(2) from e
     except AssistantError as e:
         print_error(e)
+        raise typer.Exit(2) from e
+    except OSError as e:
+        logging.getLogger("assistant.cli").debug("OS error", exc_info=e)
+        where = f" «{e.filename}»" if e.filename else ""
+        why = _OS_REASONS.get(e.errno or 0, e.strerror or type(e).__name__)
+        err_console.print(f"[red]Ошибка:[/red] файл{escape(where)} недоступен: {why}.")
         raise typer.Exit(2) from e
 
 

@@ -2,6 +2,7 @@
 
     print_answer(console, answer, verbose=False)
 
+Text is printed through cli/terminal.py, so a control sequence inside it is shown, never run.
 Citations are absolute links when the service has a public address (ASSISTANT_PUBLIC_BASE_URL),
 else «slug — title». A calculation is its `display` block (tools/display.py) as rich tables —
 never raw values; assumptions the answer text already states are not repeated. The
@@ -19,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assistant.answer.calculations.display import fresh_assumptions
+from assistant.cli.terminal import terminal_safe
 from assistant.schema import Answer, Citation, Display
 
 _SOURCES_LINE = re.compile(r"^\s*Источник(?:и)?\s*:.*$\n?", re.IGNORECASE | re.MULTILINE)
@@ -26,11 +28,11 @@ _SOURCES_LINE = re.compile(r"^\s*Источник(?:и)?\s*:.*$\n?", re.IGNORECA
 
 def print_answer(console: Console, answer: Answer, *, verbose: bool = False) -> None:
     text = _SOURCES_LINE.sub("", answer.answer).strip()  # sources are listed below, as links
-    console.print(text, markup=False, highlight=False)
+    console.print(terminal_safe(text), markup=False, highlight=False)
     if answer.citations:
         console.print(Text("Источники:", style="dim"))
         for n, cite in enumerate(answer.citations, 1):
-            console.print(Text(f"  [{n}] {citation_text(cite)}", style="dim"))
+            console.print(Text(f"  [{n}] {terminal_safe(citation_text(cite))}", style="dim"))
     for call, assumed in zip(
         answer.tool_calls,
         fresh_assumptions(answer.answer, [c.display for c in answer.tool_calls]),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Annotated
@@ -11,6 +10,7 @@ import typer
 
 from assistant.cli import app
 from assistant.cli.common import console, settings, user_errors
+from assistant.cli.terminal import terminal_json, terminal_safe
 
 if TYPE_CHECKING:
     from assistant.storage.report import ReportGroup
@@ -34,7 +34,7 @@ def report(
         finally:
             repo.close()
     if as_json:
-        typer.echo(json.dumps([asdict(g) for g in groups], ensure_ascii=False, indent=2))
+        typer.echo(terminal_json([asdict(g) for g in groups], indent=2))
         return
     if not groups:
         console.print("Проблемных вопросов нет — глоссарий покрывает всё, что спрашивали.")
@@ -66,8 +66,14 @@ def _comments(comments: list[str], shown: int = 3) -> str:
     return "\n".join(lines)
 
 
-def _print_table(groups: list[ReportGroup]) -> None:
+def _shown(text: str) -> str:
+    """What users typed, inert in the terminal: no rich markup, no control sequences."""
     from rich.markup import escape
+
+    return escape(terminal_safe(text))
+
+
+def _print_table(groups: list[ReportGroup]) -> None:
     from rich.table import Table
 
     table = Table(title="Что добавить в глоссарий: отказы, низкая уверенность, 👎", show_lines=True)
@@ -75,19 +81,19 @@ def _print_table(groups: list[ReportGroup]) -> None:
     for column in columns:
         table.add_column(column, overflow="fold")
     for i, g in enumerate(groups, 1):
-        wordings = "\n".join(f"· {escape(w)}" for w in g.wordings[:3] if w != g.question)
+        wordings = "\n".join(f"· {_shown(w)}" for w in g.wordings[:3] if w != g.question)
         routes = ", ".join(
             f"{_ROUTES.get(r, r)} ×{n}" for r, n in sorted(g.routes.items(), key=lambda x: -x[1])
         )
         table.add_row(
             str(i),
-            escape(g.question) + (f"\n[dim]{wordings}[/dim]" if wordings else ""),
+            _shown(g.question) + (f"\n[dim]{wordings}[/dim]" if wordings else ""),
             str(g.count),
             str(g.refused),
             str(g.low_confidence),
             str(g.handoff),
             f"{g.thumbs_up}/{g.thumbs_down}",
             routes,
-            _comments([escape(c) for c in g.comments]),
+            _comments([_shown(c) for c in g.comments]),
         )
     console.print(table)

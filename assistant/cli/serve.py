@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -33,12 +35,18 @@ def serve(
         s.host = host
     if port is not None:
         s.port = port
-    with user_errors():
-        console.print("[dim]Загружаю глоссарий, модель и индекс…[/dim]")
-        with index_progress() as progress:
-            pipeline = build_pipeline(s, progress=progress)
+    with user_errors():  # what an operator can fix fails first, before the model loads
+        check_port(s.host, s.port)
         repository = open_repository(s)
-    app_ = create_app(pipeline, s, repository)
+    try:
+        with user_errors():
+            console.print("[dim]Загружаю глоссарий, модель и индекс…[/dim]")
+            with index_progress() as progress:
+                pipeline = build_pipeline(s, progress=progress)
+            app_ = create_app(pipeline, s, repository)
+    except BaseException:
+        repository.close()
+        raise
     base = f"http://{_display_host(s.host)}:{s.port}"
     generator = pipeline.ready().get("generator", "embedded")
     console.print(f"[green]Готово[/green] (генератор: {generator}). Откройте {base}/")
@@ -54,8 +62,12 @@ def serve(
 def server_config(app: Any, s: Settings, *, log_level: str = "info") -> uvicorn.Config:
     """uvicorn's settings for the app. X-Forwarded-For names the client only when the request
     comes from a proxy in ASSISTANT_TRUSTED_PROXIES; uvicorn's own default would trust it from
-    127.0.0.1 (or $FORWARDED_ALLOW_IPS), letting any local client pick its rate-limit key."""
+    127.0.0.1 (or $FORWARDED_ALLOW_IPS), letting any local client pick its rate-limit key. The
+    HTTP protocol carries the edge limits (header and body deadlines, header size, connection
+    cap) and answers its own errors with the JSON error body (api/transport.py)."""
     import uvicorn
+
+    from assistant.api.transport import edge_limits, edge_protocol
 
     proxies = list(s.trusted_proxies)
     return uvicorn.Config(
@@ -66,7 +78,36 @@ def server_config(app: Any, s: Settings, *, log_level: str = "info") -> uvicorn.
         access_log=False,
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
+        http=edge_protocol(edge_limits(s)),
     )
+
+
+def check_port(host: str, port: int) -> None:
+    """ConfigError (one Russian line) when `host:port` cannot be listened on: busy, a privileged
+    port, an unknown address. Bound and released at once, as uvicorn will bind it (SO_REUSEADDR),
+    so a port still in TIME_WAIT from the previous run counts as free."""
+    from assistant.errors import ConfigError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as e:
+        why = _BIND_REASONS.get(e.errno or 0, "адрес недоступен")
+        message = (
+            f"Не удалось открыть порт {port} на «{host}» (ASSISTANT_HOST, ASSISTANT_PORT): {why}."
+        )
+        raise ConfigError(message, user_message=message) from None
+
+
+_BIND_REASONS = {
+    errno.EADDRINUSE: "порт уже занят другим процессом",
+    errno.EACCES: "нет прав на этот порт (порты ниже 1024 — только для root)",
+    errno.EADDRNOTAVAIL: "такого адреса нет на этой машине",
+    socket.EAI_NONAME: "такого имени хоста нет",
+}
 
 
 def _display_host(host: str) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from anyio import to_thread
 
 from assistant.conversation.admission import Admission, ConversationLocks, answer_slots
-from assistant.conversation.validation import validate_message
+from assistant.conversation.validation import clean_text, validate_message
 from assistant.errors import AnswerFailedError, AssistantError
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
@@ -117,6 +117,12 @@ class Reply:
     message_id: str
 
 
+def clean_history(turns: Sequence[Turn]) -> list[Turn]:
+    """Client-held turns cleaned like a message (validation.clean_text): the engine may quote
+    them, and an LLM reads them."""
+    return [t.model_copy(update={"content": clean_text(t.content)}) for t in turns]
+
+
 class ChatService:
     """Validate, store, answer under admission, store; one service instance for all channels
     of a process, so the answer cap is shared."""
@@ -145,7 +151,7 @@ class ChatService:
         async with self.locks.hold(where.lock_key):
             history = None
             if where.history is not None:
-                history = await self.rehydrate(list(where.history))
+                history = await self.rehydrate(clean_history(where.history))
             yield await to_thread.run_sync(self._store_question, text, where, history)
 
     async def ask(self, message: str | None, where: Where) -> Reply:
@@ -214,9 +220,11 @@ class ChatService:
             await to_thread.run_sync(self.repo.reset_conversation, where.channel, where.external_id)
 
     async def feedback(self, message_id: str, score: int, comment: str = "") -> bool:
-        """Record 👍 (+1) / 👎 (-1) for a stored answer; False if there is no such answer."""
+        """Record 👍 (+1) / 👎 (-1) for a stored answer, the comment cleaned like a message;
+        False if there is no such answer."""
         from assistant.storage import UnknownMessageError
 
+        comment = clean_text(comment).strip()
         try:
             await to_thread.run_sync(self.repo.add_feedback, message_id, score, comment)
         except UnknownMessageError:

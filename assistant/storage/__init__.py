@@ -104,11 +104,13 @@ def open_repository(settings: Settings) -> Repository:
 
         from assistant.storage.sqlite import SqliteRepository
 
-        return SqliteRepository(Path(url.removeprefix("sqlite:///")))
+        path = Path(url.removeprefix("sqlite:///"))
+        return SqliteRepository(path, setting="ASSISTANT_DATABASE_URL")
     if url:
         from assistant.errors import ConfigError
 
-        raise ConfigError("ASSISTANT_DATABASE_URL must be empty, sqlite:///path or postgresql://…")
+        message = "ASSISTANT_DATABASE_URL должен быть пустым, sqlite:///путь или postgresql://…"
+        raise ConfigError(message, user_message=message)
     from assistant.storage.sqlite import SqliteRepository
 
     return SqliteRepository(settings.db_path)

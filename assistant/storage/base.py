@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from assistant.schema import Answer, Turn
 from assistant.storage import ReportItem, StoredMessage, UnknownMessageError
+from assistant.storage.readiness import can_write
 
 Row = tuple[Any, ...]
 
@@ -218,12 +219,8 @@ class SqlRepository(ABC):
         return [_report_item(r) for r in rows]
 
     def ping(self) -> bool:
-        try:
-            with self._tx() as cur:
-                cur.execute("SELECT 1")
-                return cur.fetchone() is not None
-        except Exception:
-            return False
+        """Whether the store can write now: a committed write, not a SELECT (readiness.py)."""
+        return can_write(self._tx)
 
 
 def _active_conversation(cur: Cursor, channel: str, external_id: str) -> str | None:

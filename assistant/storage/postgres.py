@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from assistant.errors import ConfigError
+from assistant.errors import ConfigError, StorageError
 from assistant.storage.base import SCHEMA, Cursor, SqlRepository
 
 
@@ -44,7 +44,8 @@ class PostgresRepository(SqlRepository):
         except Exception:
             self._pool.close()
             # the DSN may hold a password: never put it in the message
-            raise ConfigError("PostgreSQL is unreachable at ASSISTANT_DATABASE_URL") from None
+            message = "PostgreSQL по адресу из ASSISTANT_DATABASE_URL не отвечает (ждали 10 с)."
+            raise ConfigError(message, user_message=message) from None
         with self._tx() as cur:  # replicas starting together must not race on CREATE TABLE
             cur.execute("SELECT pg_advisory_xact_lock(4242)")
             for statement in SCHEMA:
@@ -52,8 +53,16 @@ class PostgresRepository(SqlRepository):
 
     @contextmanager
     def _tx(self) -> Iterator[Cursor]:
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-            yield _PgCursor(cur)
+        """One transaction; a failure of the server or the pool is a StorageError."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                yield _PgCursor(cur)
+        except (psycopg.Error, PoolTimeout) as e:
+            # the message may quote the DSN's host: only the class goes into the error text
+            raise StorageError(f"PostgreSQL: {type(e).__name__}") from e
 
     def close(self) -> None:
         self._pool.close()

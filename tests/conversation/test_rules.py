@@ -98,3 +98,13 @@ async def test_admission_caps_and_admits_in_arrival_order(slots: int) -> None:
 
     await asyncio.gather(*(work(i) for i in range(6)))
     assert peak == slots and admitted == list(range(6))
+
+
+def test_validator_turns_unpaired_surrogates_into_replacement_characters() -> None:
+    """Undecodable bytes in a command-line argument arrive as lone surrogates (Python's
+    surrogateescape); the validator makes them storable text for every channel."""
+    argv = b"\xff what is nvlink".decode("utf-8", "surrogateescape")
+    assert validate_message(argv, 50) == "\ufffd what is nvlink"
+    assert validate_message("\ud83d что такое HBM", 50) == "\ufffd что такое HBM"
+    assert validate_message("что такое HBM 😀", 50) == "что такое HBM 😀"
+    validate_message("\udc00\ud800 x", 50).encode("utf-8")  # never raises
