@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from assistant.conversation.validation import clean_text
 from assistant.errors import InputError
 from assistant.pipeline import Pipeline
 from assistant.schema import Answer, Turn
@@ -39,13 +40,13 @@ MESSAGES = st.one_of(
 
 
 def answered(pipeline: Pipeline, text: str, history: list[Turn]) -> Answer | None:
-    """The answer, or None for the validator's rejection of a blank message (NUL characters
-    dropped, as PostgreSQL cannot store them; its one Russian
-    reply, shown by every channel); any other exception fails the property."""
+    """The answer, or None for the validator's rejection of a blank message (control and
+    bidi characters are dropped first: a lone ESC is blank; its one Russian reply, shown by
+    every channel); any other exception fails the property."""
     try:
         return pipeline.answer(text[:LIMIT], history)
     except InputError as e:
-        assert not text.replace("\x00", "").strip() and e.code == "empty_message", e
+        assert not clean_text(text[:LIMIT]).strip() and e.code == "empty_message", e
         return None
 
 
