@@ -18,7 +18,7 @@ from assistant.errors import AssistantError, CorpusError, error_status
 from assistant.settings import Settings, load_settings
 
 console = Console()
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)  # an error stays one line, whatever the width
 T = TypeVar("T")
 
 
