@@ -26,6 +26,7 @@ from assistant.answer.claims import (
     quantities,
 )
 from assistant.answer.units import UNKNOWN
+from assistant.calculators.registry import find_tool
 from assistant.text.sentences import split_sentences
 
 if TYPE_CHECKING:
@@ -33,13 +34,6 @@ if TYPE_CHECKING:
 
 MAX_ROUNDING = 0.05  # a rounded figure may differ from its source by at most 5 %
 _MARKER_GROUP = re.compile(r"(?:\s*\[\d{1,2}\](?:\s*,)?)+")
-# the calculator's answer: the total, the fit verdict or the cost, per tool
-HEADLINES: dict[str, tuple[str, ...]] = {
-    "vram_inference": ("total_low_gb", "total_high_gb"),
-    "vram_training": ("per_gpu_gb", "total_gb"),
-    "gpu_fit": ("need_low_gb", "need_high_gb"),
-    "gpu_cost": ("job_cost", "price_per_gpu_hour", "egress_tb_included"),
-}
 _FIT = r"(?:помест|влез|вмест|умест|хват|подойд|подход)"
 _NEGATED = re.compile(rf"\bне\s+{_FIT}|\bнедостаточно|\bне\s+получится", re.IGNORECASE)
 _POSITIVE = re.compile(rf"(?<!не )\b{_FIT}", re.IGNORECASE)
@@ -262,7 +256,7 @@ def missing_headline(text: str, sources: ClaimSources) -> list[str]:
             if not _says_verdict(text, verdict):
                 problems.append(f"нет вывода калькулятора {tool} (поместится или нет)")
             continue
-        keys = [k for k in HEADLINES.get(tool, ()) if _number(values.get(k))]
+        keys = [k for k in headline_keys(tool) if _number(values.get(k))]
         if tool == "gpu_cost":
             keys = keys[:1]
         if keys and not any(_near(q, float(values[k])) for q in qs for k in keys):
@@ -278,6 +272,12 @@ def headline_sentence(result: Mapping[str, Any], lexicon: Lexicon) -> str:
         if not missing_headline(sentence, probe):
             return sentence
     return summary[-1] if summary else ""
+
+
+def headline_keys(tool: str) -> tuple[str, ...]:
+    """The calculator's answer: the total, the fit verdict or the cost (Tool.headline)."""
+    found = find_tool(tool)
+    return found.headline if found else ()
 
 
 def _number(value: object) -> bool:

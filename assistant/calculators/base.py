@@ -54,15 +54,30 @@ class Computation:
     unused: frozenset[str] = frozenset()  # inputs irrelevant to this case (not "defaulted")
 
 
+Related = Callable[[dict[str, Any], Catalog], list[str]]
+
+
+def _no_entries(arguments: dict[str, Any], catalog: Catalog) -> list[str]:
+    return []
+
+
 @dataclass(frozen=True)
 class Tool:
-    """A deterministic calculator offered to the engine, the API, the CLI and the LLM."""
+    """A deterministic calculator offered to the engine, the API, the CLI and the LLM, with
+    everything the other stages need to know of it: one module declares a calculator."""
 
     name: str
-    description: str
+    description: str  # for the LLM's tool schema and the API docs
     input_model: type[BaseModel]
     compute: Callable[[Any, Catalog], Computation]
-    labels: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # input → its name in error messages
+    title: str = "Расчёт"  # the display block's title: «Подбор GPU»
+    short: str = "калькулятор"  # «Расчёт: подбор GPU» under an answer
+    source: str = "Расчёт: калькулятор"  # the display block's source line
+    # values an answer must state (the guard checks one of them): the calculator's headline
+    headline: tuple[str, ...] = ()
+    # glossary entries the calculation relates to, most specific first (answers cite two)
+    related: Related = _no_entries
 
     @property
     def parameters(self) -> dict[str, Any]:

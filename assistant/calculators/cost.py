@@ -228,4 +228,21 @@ DESCRIPTION = (
     "GPU × часы, стоимость задачи на часы, сутки, недели или месяцы, включённый "
     "исходящий трафик (20 ТБ на тарифе с одним GPU, 50 ТБ на 8-GPU-сервере)."
 )
-TOOL = Tool("gpu_cost", DESCRIPTION, CostInput, compute, LABELS)
+
+
+def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+    return ["gpu-hour", *(["egress"] if args.get("egress") else [])]
+
+
+TOOL = Tool(
+    "gpu_cost",
+    DESCRIPTION,
+    CostInput,
+    compute,
+    LABELS,
+    title="Стоимость аренды",
+    short="калькулятор стоимости GPU",
+    source="Расчёт: калькулятор стоимости GPU",
+    headline=("job_cost", "price_per_gpu_hour", "egress_tb_included"),
+    related=related,
+)

@@ -261,4 +261,22 @@ DESCRIPTION = (
     "Поместится ли модель на GPU или сервер (1 или 8 GPU), сколько GPU нужно с "
     "тензорным параллелизмом и какие GPU из каталога подходят."
 )
-TOOL = Tool("gpu_fit", DESCRIPTION, FitInput, compute, LABELS)
+
+
+def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+    """The memory entries of the inference estimate, then tensor parallelism."""
+    return [*memory.related(args, catalog), "tensor-parallelism"]
+
+
+TOOL = Tool(
+    "gpu_fit",
+    DESCRIPTION,
+    FitInput,
+    compute,
+    LABELS,
+    title="Подбор GPU",
+    short="подбор GPU",
+    source="Расчёт: подбор GPU по каталогу",
+    headline=("need_low_gb", "need_high_gb"),
+    related=related,
+)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field, model_validator
 
@@ -320,4 +321,35 @@ DESCRIPTION = (
     "параметр), KV-кэш (слои × KV-головы × размерность × контекст × запросы) и "
     "запас 10–30 %. Модель можно указать по имени (Llama 3 70B) или числом параметров."
 )
-TOOL = Tool("vram_inference", DESCRIPTION, InferenceInput, compute, LABELS)
+PRECISION_SLUG = {"bf16": "bf16", "fp16": "mixed-precision", "fp8": "fp8", "fp4": "fp4"}
+QUANTISED = {"int8", "int4", "fp4", "nf4", "fp8"}
+
+
+def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+    """The memory entry, the precision's, quantisation, the KV cache, MoE."""
+    out = ["vram"]
+    precision = args.get("precision")
+    if precision in PRECISION_SLUG:
+        out.append(PRECISION_SLUG[precision])
+    if precision in QUANTISED:
+        out.append("quantization")
+    if args.get("context_tokens"):
+        out.append("kv-cache")
+    model = catalog.models.get(args.get("model") or "")
+    if model is not None and model.active_b is not None:
+        out.append("moe")
+    return out
+
+
+TOOL = Tool(
+    "vram_inference",
+    DESCRIPTION,
+    InferenceInput,
+    compute,
+    LABELS,
+    title="Память для инференса",
+    short="калькулятор VRAM",
+    source="Расчёт: калькулятор VRAM",
+    headline=("total_low_gb", "total_high_gb"),
+    related=related,
+)

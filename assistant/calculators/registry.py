@@ -45,10 +45,15 @@ def all_tools() -> list[Tool]:
     return list(TOOLS)
 
 
+def find_tool(name: str) -> Tool | None:
+    """The tool of this name; None for a name this build does not know."""
+    return next((t for t in TOOLS if t.name == name), None)
+
+
 def get_tool(name: str) -> Tool:
-    for t in TOOLS:
-        if t.name == name:
-            return t
+    found = find_tool(name)
+    if found is not None:
+        return found
     known = ", ".join(t.name for t in TOOLS)
     raise ToolInputError(f"Калькулятор «{name}» не найден. Доступны: {known}.")
 

@@ -12,7 +12,7 @@ Sharding over N GPUs (glossary:zero, glossary:fsdp):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -199,4 +199,33 @@ DESCRIPTION = (
     "(~16 байт на параметр), LoRA, QLoRA, шардирование ZeRO-1/2/3 и FSDP на N GPU. "
     "Активации не включены."
 )
-TOOL = Tool("vram_training", DESCRIPTION, TrainingInput, compute, LABELS)
+
+
+def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+    """Most specific first (answers cite the first two): the method, then how it is sharded."""
+    out = ["vram"]
+    method = args.get("method")
+    out += [method] if method in ("lora", "qlora") else []
+    sharding = str(args.get("sharding", ""))
+    several = int(args.get("gpus", 1)) > 1
+    if sharding.startswith("zero"):
+        out.append("zero")
+    elif sharding == "fsdp":
+        out.append("fsdp")
+    elif several:  # the answer names ZeRO-3 / FSDP as the way to fit on these GPUs
+        out += ["zero", "fsdp"]
+    return out + ["mixed-precision"] + (["data-parallelism"] if several else [])
+
+
+TOOL = Tool(
+    "vram_training",
+    DESCRIPTION,
+    TrainingInput,
+    compute,
+    LABELS,
+    title="Память для обучения",
+    short="калькулятор памяти для обучения",
+    source="Расчёт: калькулятор памяти для обучения",
+    headline=("per_gpu_gb", "total_gb"),
+    related=related,
+)

@@ -20,13 +20,11 @@ from assistant.answer.calculations.facts import Body, Facts
 from assistant.answer.calculations.words import (
     DEFAULT_PHRASES,
     SUPERSEDED,
-    TOOL_SOURCE,
-    TOOL_TITLE,
     input_items,
     sentence,
 )
 from assistant.calculators.base import ToolResult
-from assistant.calculators.registry import get_tool
+from assistant.calculators.registry import find_tool, get_tool
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.schema import Display, DisplayItem
@@ -49,14 +47,15 @@ def build_display(
     except Exception:  # a calculator changed shape: show less, never a trace or a key
         log.exception("display for %s failed", result.tool)
         body = generic(facts)
+    tool = find_tool(result.tool)
     return Display(
-        title=TOOL_TITLE.get(result.tool, "Расчёт"),
+        title=tool.title if tool else "Расчёт",
         headline=body.headline,
         inputs=[DisplayItem(label=k, value=v) for k, v in input_items(result, who, catalog)],
         rows=body.rows,
         table=body.table,
         assumptions=assumptions(result, notes),
-        source=TOOL_SOURCE.get(result.tool, "Расчёт: калькулятор"),
+        source=tool.source if tool else "Расчёт: калькулятор",
     )
 
 

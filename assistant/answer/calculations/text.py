@@ -13,16 +13,10 @@ from assistant.answer.calculations.display import assumptions
 from assistant.answer.calculations.questions import notes, question
 from assistant.calculators.base import ToolResult
 from assistant.calculators.memory import range_text
+from assistant.calculators.registry import find_tool
 from assistant.calculators.units import PRECISION_LABEL, gb_text
 from assistant.corpus.catalog import Catalog
 from assistant.understanding.calculation import Outcome
-
-TOOL_RU = {
-    "vram_inference": "калькулятор VRAM",
-    "vram_training": "калькулятор памяти для обучения",
-    "gpu_fit": "подбор GPU",
-    "gpu_cost": "калькулятор стоимости GPU",
-}
 
 
 def result_text(r: ToolResult, notes: list[str] | None = None) -> str:
@@ -31,7 +25,8 @@ def result_text(r: ToolResult, notes: list[str] | None = None) -> str:
     assumed = assumptions_text(assumptions(r, notes or []))
     if assumed:
         text += "\nДопущения: " + assumed + "."
-    return text + f" Расчёт: {TOOL_RU.get(r.tool, 'калькулятор')}."
+    tool = find_tool(r.tool)
+    return text + f" Расчёт: {tool.short if tool else 'калькулятор'}."
 
 
 DEFAULT_MARK = " — по умолчанию"

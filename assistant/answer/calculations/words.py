@@ -22,18 +22,6 @@ from assistant.corpus.catalog import Catalog
 
 NBSP = "\u00a0"
 
-TOOL_TITLE = {
-    "vram_inference": "Память для инференса",
-    "vram_training": "Память для обучения",
-    "gpu_fit": "Подбор GPU",
-    "gpu_cost": "Стоимость аренды",
-}
-TOOL_SOURCE = {
-    "vram_inference": "Расчёт: калькулятор VRAM",
-    "vram_training": "Расчёт: калькулятор памяти для обучения",
-    "gpu_fit": "Расчёт: подбор GPU по каталогу",
-    "gpu_cost": "Расчёт: калькулятор стоимости GPU",
-}
 METHOD_TITLE = {
     "full": "Полное дообучение",
     "lora": "Дообучение с LoRA",
