@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 
 from assistant.calculators.base import Computation, Tool, ToolInput
 from assistant.calculators.fields import MAX_GPUS, GpuName
-from assistant.calculators.units import NBSP, UNIT_RU, num, plural, sig, usd
+from assistant.calculators.units import NBSP, UNIT_RU, num, plural, rental_hours, sig, usd
 from assistant.corpus.catalog import Catalog, Prices
 from assistant.errors import ToolInputError
 
@@ -58,9 +58,7 @@ class CostInput(ToolInput):
         return self
 
     def hours(self) -> float:
-        per = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": self.hours_per_month}
-        per["years"] = 12 * self.hours_per_month
-        return (self.duration or 0.0) * per[self.duration_unit]
+        return rental_hours(self.duration or 0.0, self.duration_unit, self.hours_per_month)
 
 
 Rate = tuple[float | None, str, list[str]]  # price per GPU-hour, its explanation, assumptions

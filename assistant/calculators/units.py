@@ -127,3 +127,10 @@ def plural(n: float, one: str, few: str, many: str) -> str:
 def sig(x: float) -> float:
     """Round to 10 significant digits: clean JSON without losing precision (1/730 stays exact)."""
     return float(f"{x:.10g}")
+
+
+def rental_hours(duration: float, unit: str, hours_per_month: float) -> float:
+    """A duration in hours: a month is `hours_per_month` (730 on average), a year 12 months."""
+    per = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": hours_per_month}
+    per["years"] = 12 * hours_per_month
+    return duration * per[unit]
