@@ -22,7 +22,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from assistant.calculators import cost, fit, memory, training
+from assistant.calculators import cost, fit, memory, power, training
 from assistant.calculators.base import Tool, ToolResult
 from assistant.errors import ToolInputError
 
@@ -36,9 +36,10 @@ class ToolName(StrEnum):
     vram_training = "vram_training"
     gpu_fit = "gpu_fit"
     gpu_cost = "gpu_cost"
+    gpu_power = "gpu_power"
 
 
-TOOLS: tuple[Tool, ...] = (memory.TOOL, training.TOOL, fit.TOOL, cost.TOOL)
+TOOLS: tuple[Tool, ...] = (memory.TOOL, training.TOOL, fit.TOOL, cost.TOOL, power.TOOL)
 
 
 def all_tools() -> list[Tool]:

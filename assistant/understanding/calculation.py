@@ -91,6 +91,10 @@ def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | 
         return None
     if ex.problems:  # a date range that cannot be a rental period
         return ToolName.gpu_cost
+    if "power" in it and not p.has("price_month", "price_hour"):
+        return ToolName.gpu_power  # «сколько электроэнергии съедят 8 H100 за неделю»
+    if prev == ToolName.gpu_power and not it & {"cost", "training", "vram"} and p:
+        return ToolName.gpu_power  # «а за месяц?» after a power question: its energy
     if p.has("price_month", "price_hour") or "cost" in it:
         return ToolName.gpu_cost
     if "training" in it or p.has("method", "sharding"):
@@ -190,6 +194,8 @@ def missing_for(
         out.append("gpu_memory")
     elif tool == ToolName.gpu_fit and not card and _verdict_for_many(args, ex):
         out.append("gpu")  # «поместится ли 70B на 2 карты?» — на каких?
+    if tool == ToolName.gpu_power and not args.has("gpu"):
+        out.append("gpu")  # the TDP is the card's
     if tool == ToolName.gpu_cost and not args.has("price_month", "price_hour"):
         example = args.gpu and catalog.prices.example_month(args.gpu)
         if not example and (price_asked or not args.has("duration", "egress")):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from assistant.calculators.registry import all_tools, get_tool, openai_tools
+from assistant.calculators.registry import ToolName, all_tools, get_tool, openai_tools
 from assistant.corpus.catalog import load_catalog
 from assistant.errors import ToolInputError
 from assistant.numeric import Calculations
@@ -195,7 +195,7 @@ def test_unknown_tool() -> None:
 
 def test_registry_contract() -> None:
     tools = all_tools()
-    assert {t.name for t in tools} == {"vram_inference", "vram_training", "gpu_fit", "gpu_cost"}
+    assert [t.name for t in tools] == [n.value for n in ToolName]  # one tool per name, in order
     for spec in openai_tools():
         assert spec["type"] == "function"
         fn = spec["function"]
