@@ -80,7 +80,8 @@ class Pipeline:
 
     def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
         start = time.perf_counter()
-        text = validate_message(message, self.settings.max_message_chars)  # the channels' rules
+        # the channels' rules; a channel's question (ChatService) arrives validated already
+        text = validate_message(message, self.settings.max_message_chars)
         answer = self.engine.answer(text, list(history))
         answer.meta.latency_ms = round((time.perf_counter() - start) * 1000, 2)
         return answer

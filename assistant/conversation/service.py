@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from anyio import to_thread
 
 from assistant.conversation.admission import Admission, ConversationLocks, answer_slots
-from assistant.conversation.validation import clean_text, validate_message
+from assistant.conversation.validation import ValidMessage, clean_text, validate_message
 from assistant.errors import AnswerFailedError, AssistantError
 from assistant.schema import Answer, StreamEvent, Turn
 from assistant.settings import Settings
@@ -140,7 +140,7 @@ class ChatService:
         self.admission = Admission(answer_slots(settings))
         self.locks = ConversationLocks()
 
-    def validate(self, message: str | None) -> str:
+    def validate(self, message: str | None) -> ValidMessage:
         """The stripped message, or InputError (empty_message / message_too_long)."""
         return validate_message(message, self.settings.max_message_chars)
 

@@ -47,12 +47,21 @@ def clean_text(text: str) -> str:
     return _INVISIBLE.sub("", _LINE_BREAK.sub("\n", repair_surrogates(text)))
 
 
-def validate_message(message: str | None, max_chars: int) -> str:
+class ValidMessage(str):
+    """A message that passed `validate_message`: the pipeline takes it as it is, so a
+    channel's question is checked once, where it arrives."""
+
+    __slots__ = ()
+
+
+def validate_message(message: str | None, max_chars: int) -> ValidMessage:
     """The cleaned message (`clean_text`) without surrounding whitespace; empty or over
-    `max_chars` → InputError."""
+    `max_chars` → InputError. A message validated already is returned as it is."""
+    if isinstance(message, ValidMessage):
+        return message
     text = clean_text(message or "").strip()
     if not text:
         raise InputError(EMPTY_MESSAGE, code=EMPTY_CODE)
     if len(text) > max_chars:
         raise InputError(too_long_message(len(text), max_chars), code=TOO_LONG_CODE)
-    return text
+    return ValidMessage(text)

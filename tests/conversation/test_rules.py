@@ -4,13 +4,19 @@ turns that are forgotten once nobody waits."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assistant.conversation.admission import Admission, ConversationLocks
-from assistant.conversation.service import Where
-from assistant.conversation.validation import validate_message
+from assistant.conversation.service import ChatService, Where
+from assistant.conversation.validation import ValidMessage, validate_message
 from assistant.errors import InputError
+from assistant.schema import Answer, StreamEvent, Turn
+from assistant.settings import Settings
+from assistant.storage import open_repository
 
 TOO_LONG = (
     "Сообщение слишком длинное ({n} символов, максимум {limit}). Сократите вопрос, пожалуйста."
@@ -108,3 +114,33 @@ def test_validator_turns_unpaired_surrogates_into_replacement_characters() -> No
     assert validate_message("\ud83d что такое HBM", 50) == "\ufffd что такое HBM"
     assert validate_message("что такое HBM 😀", 50) == "что такое HBM 😀"
     validate_message("\udc00\ud800 x", 50).encode("utf-8")  # never raises
+
+
+def test_a_message_is_validated_once_where_it_arrives() -> None:
+    """The channel's validation result is a ValidMessage; the pipeline takes it as it is."""
+    checked = validate_message("  что такое HBM?\u202e ", 100)
+    assert isinstance(checked, ValidMessage) and checked == "что такое HBM?"
+    assert validate_message(checked, 100) is checked  # not cleaned or measured again
+
+
+async def test_the_service_hands_the_engine_the_validated_message(tmp_path: Path) -> None:
+    seen: list[object] = []
+
+    class Recording:
+        def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
+            seen.append(message)
+            return Answer(answer="ok", route="term", generator="embedded")
+
+        def stream(self, message: str, history: Sequence[Turn] = ()) -> Iterator[StreamEvent]:
+            yield StreamEvent(kind="done", answer=self.answer(message, history))
+
+        def turns_for(self, message: str, answer: Answer) -> tuple[Turn, Turn]:
+            return Turn(role="user", content=message), Turn(role="assistant", content="ok")
+
+        def ready(self) -> dict[str, Any]:
+            return {"index": True}
+
+    settings = Settings(db_path=tmp_path / "a.sqlite3", index_dir=tmp_path / "index")
+    service = ChatService(Recording(), settings, open_repository(settings))
+    await service.ask("  что такое HBM? ", Where("web"))
+    assert seen == ["что такое HBM?"] and isinstance(seen[0], ValidMessage)
