@@ -1,1 +1,2 @@
-"""Answer context → verified answer text: extractive composer, LLM prompts, grounding checks."""
+"""Understanding + evidence → the answer a person reads: every route's reply, the composer, the LLM
+prompt and the guard that checks every claim."""

@@ -1,1 +1,1 @@
-"""Glossary chunks → FAISS + BM25 index; question → ranked, fused glossary hits."""
+"""Glossary chunks → FAISS + BM25 index; question → ranked, fused glossary hits and scope."""

@@ -1,0 +1,1 @@
+"""Strings → strings, the ground floor: tokens and lemmas, number words, sentences, templates."""
