@@ -25,6 +25,7 @@ from assistant.numeric import Calculations
 from assistant.schema import Answer, Route, Turn
 from assistant.search.lookup import Lookup
 from assistant.search.retrieval import Retriever
+from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Filler, Plan
 from assistant.understanding.condense import Condenser
 from assistant.understanding.decide import Kind, Understanding, decide
@@ -97,6 +98,8 @@ class Engine:
         p = self.parts
         text = p.condenser.condense(u.message, history)
         searched = p.lookup.find(u.message, text, history)
+        if u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison):  # the catalogue answers first
+            return p.answerer.gpus(u, searched, history)
         if not searched.scope.in_scope:
             return p.answerer.outside(u, searched)
         return no_throughput_figure(p.answerer.explain(u, searched, history), u.message)

@@ -22,6 +22,7 @@ from assistant.answer.answerer import Answerer
 from assistant.answer.compose import SentenceBank
 from assistant.answer.generation import EmbeddedGenerator, LLMGenerator, VLLMGenerator
 from assistant.answer.guard import Guard
+from assistant.answer.specs import spec_entries
 from assistant.conversation.validation import validate_message
 from assistant.corpus.catalog import Catalog, load_catalog
 from assistant.corpus.glossary import Glossary, load_glossary
@@ -127,7 +128,7 @@ def build_engine(
     """Every part of the engine, once: the reader (with the glossary's names), the
     calculators, the condenser, the glossary search, the generators and their guard."""
     glossary = retriever.glossary
-    entries = glossary.by_slug()
+    entries = {**glossary.by_slug(), **spec_entries(catalog)}  # glossary and catalogue sheets
     embedded = EmbeddedGenerator(settings.prompts_dir)
     reader = Reader(catalog, terms=retriever.aliases)
     vocabulary = Vocabulary(glossary, catalog)

@@ -16,14 +16,16 @@ from assistant.answer import evidence
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text
-from assistant.answer.compose import SentenceBank, general_first
+from assistant.answer.compose import Picked, SentenceBank, general_first, with_marker
 from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
-from assistant.corpus.catalog import Catalog
+from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
+from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
 from assistant.search.lookup import Searched
+from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
 
@@ -94,6 +96,65 @@ class Answerer:
             confidence="high",
         )
         return self._finish(ctx, meta, tool_calls=calls)
+
+    def gpus(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
+        """A card's spec, or cards compared: the figures from their catalogue sheets first, then
+        what the glossary says of them (when it covers the question)."""
+        gpus = [self.catalog.gpus[g] for g in u.message.gpus][:4]
+        sheets = tuple(self.entries[sheet_slug(g.id)] for g in gpus)
+        numbers = list(range(1, len(sheets) + 1))
+        fields = u.reading.fields
+        if u.reading.ask is Ask.gpu_comparison and fields[:1] == ("form",):
+            lead = [  # «на каком поколении сделаны B200 и RTX 5090»: each card's, then the rest
+                with_marker(sheet_sentences(g)["form"], n)
+                for g, n in zip(gpus, numbers, strict=True)
+            ]
+            route: Route = "comparison"
+        elif u.reading.ask is Ask.gpu_comparison:
+            lead = [comparison_lead(gpus, numbers, fields)]
+            lead += [
+                with_marker(sheet_sentences(g)["overview"], n)
+                for g, n in zip(gpus, numbers, strict=True)
+            ]
+            route = "comparison"
+        else:
+            lead = [with_marker(s, 1) for s in fact_sentences(gpus[0], fields)]
+            route = "term"
+        text, question = u.message.text, searched.question.text
+        picked = self._about(gpus, searched, question, first=len(sheets) + 1)
+        ctx = AnswerContext(
+            route=route,
+            message=text,
+            question=question,
+            history=history,
+            entries=sheets + tuple(p.entry for p in picked),
+            picked=picked,
+            lead=tuple(lead),
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=u.carried.stored(),
+            slugs=[e.slug for e in ctx.entries],
+            confidence="high",
+        )
+        meta.evidence = [evidence.evidence(p) for p in picked]
+        return self._finish(ctx, meta)
+
+    def _about(
+        self, gpus: list[Gpu], searched: Searched, question: str, first: int
+    ) -> tuple[Picked, ...]:
+        """What the glossary's top entries say of these cards: one sentence each, only one
+        that names a card (a general sentence about memory would not answer for a T4)."""
+        names = [n for g in gpus for n in g.aliases]
+        out: list[Picked] = []
+        for hit in searched.retrieval.hits[:3]:
+            entry = self.entries.get(hit.slug)
+            if entry is None or len(out) >= 2:
+                continue
+            found = evidence.mentioning(self.bank, entry, searched.retrieval, question, names)
+            if found:
+                out.append(Picked(entry, first + len(out), (found[0],)))
+        return tuple(out)
 
     def outside(self, u: Understanding, searched: Searched) -> Answer:
         scope = searched.scope

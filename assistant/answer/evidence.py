@@ -56,25 +56,57 @@ def select(
     *,
     comparison: bool,
     seen: set[str],
+    first: int = 1,
+    limit: int | None = None,
 ) -> tuple[Picked, ...]:
-    """Sentences per entry; an entry just explained skips its definition (follow-ups)."""
+    """Sentences per entry, numbered from `first`; an entry just explained skips its definition
+    (follow-ups); `limit`: sentences per entry when the answer leads with something else."""
     out = []
-    for n, slug in enumerate(slugs, 1):
+    for n, slug in enumerate(slugs, first):
         entry = entries[slug]
         others = [name for s in slugs if s != slug for name in entries[s].names]
         fresh = slug not in seen
-        limit = 2 if comparison or not fresh else (3 if n == 1 else 1)
+        if limit is not None:
+            fresh, room = False, limit  # the lead answers: the best sentences, no definition
+        else:
+            room = 2 if comparison or not fresh else (3 if n == 1 else 1)
         sents = pick(
             bank,
             entry,
             retrieval.vector,
             question,
-            limit=limit,
+            limit=room,
             prefer=others,
             definition=fresh,
         )
         out.append(Picked(entry, n, tuple(sents)))
     return tuple(p for p in out if p.sentences)
+
+
+def mentioning(
+    bank: SentenceBank,
+    entry: Entry,
+    retrieval: Retrieval,
+    question: str,
+    names: Sequence[str],
+) -> list[str]:
+    """The entry's sentences that name one of `names` (a card's aliases), best first."""
+    wanted = [n.lower() for n in names if len(n) >= 2]
+    scored = bank.scores(entry, retrieval.vector, question)
+    found = [(s, sc) for s, sc in scored if any(_names(s.lower(), n) for n in wanted)]
+    return [s for s, _ in sorted(found, key=lambda x: -x[1])]
+
+
+def _names(sentence: str, name: str) -> bool:
+    at = sentence.find(name)
+    while at >= 0:
+        before = sentence[at - 1] if at else " "
+        end = at + len(name)
+        after = sentence[end] if end < len(sentence) else " "
+        if not before.isalnum() and not after.isalnum():
+            return True
+        at = sentence.find(name, at + 1)
+    return False
 
 
 def evidence(p: Picked) -> Evidence:

@@ -45,6 +45,8 @@ class AnswerContext:
     tool_text: str = ""  # the calculation's answer text (answer/calculations/text.py)
     defined_term: str = ""
     thanks: bool = False
+    # sentences the answer plan writes first (a catalogue figure, a verdict), markers included
+    lead: tuple[str, ...] = ()
 
 
 class LLMGenerator(Protocol):
@@ -108,7 +110,10 @@ class EmbeddedGenerator:
             return self._render("not_found", term=ctx.defined_term, nearest=ctx.entries)
         if ctx.route in ("numeric", "clarify"):
             return self._render("numeric", tool_text=ctx.tool_text, sources=ctx.entries)
-        return self._render("answer", paragraphs=[paragraph(p) for p in ctx.picked])
+        paragraphs = [paragraph(p) for p in ctx.picked]
+        if ctx.lead:
+            paragraphs.insert(0, " ".join(ctx.lead))
+        return self._render("answer", paragraphs=paragraphs)
 
 
 class VLLMGenerator:

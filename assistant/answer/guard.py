@@ -20,6 +20,7 @@ from assistant.answer import grounding
 from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
+from assistant.answer.specs import spec_entries
 from assistant.answer.support import ClaimSources
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry, Glossary
@@ -53,7 +54,7 @@ class Guard:
         self.llm = llm
         self.known_names = known_names(glossary, catalog)
         self.name_phrases = name_phrases(catalog)
-        self.glossary = glossary.by_slug()
+        self.glossary = {**glossary.by_slug(), **spec_entries(catalog)}  # what may be cited
         self.lexicon = Lexicon.build(glossary, catalog)
         for phrase in self.name_phrases:  # «Llama 3»: its digit is part of a name
             self.lexicon.add(phrase, f"name:{phrase.lower()}", overwrite=False)

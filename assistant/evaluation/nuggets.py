@@ -98,9 +98,7 @@ class Scored:
         if self.row.decline:
             return self.declined
         return (
-            not self.declined
-            and len(self.stated) == len(self.row.nuggets)
-            and not self.forbidden
+            not self.declined and len(self.stated) == len(self.row.nuggets) and not self.forbidden
         )
 
     @property

@@ -14,10 +14,11 @@ for the glossary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.corpus.catalog import Catalog
+from assistant.understanding.asks import Ask, Reading, classify
 from assistant.understanding.calculation import Filler, Plan, calculation
 from assistant.understanding.params import Params
 from assistant.understanding.reader import ParsedMessage
@@ -40,6 +41,8 @@ class Understanding:
     carried: Params  # the previous answer's parameters
     plan: Plan | None = None
     handoff: Handoff | None = None
+    # for a question: what kind of answer it wants
+    reading: Reading = field(default_factory=lambda: Reading(Ask.other))
 
 
 def decide(
@@ -59,4 +62,4 @@ def decide(
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:
         return Understanding(Kind.calculation, message, carried, plan=plan)
-    return Understanding(Kind.question, message, carried)
+    return Understanding(Kind.question, message, carried, reading=classify(message))

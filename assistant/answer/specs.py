@@ -1,0 +1,168 @@
+"""Catalogue GPUs → citable spec sheets, and the sentences an answer states from them.
+
+    sheet = spec_entry(catalog.gpus["h100-sxm"])   # an Entry: «Характеристики NVIDIA H100 SXM»
+    sheet.text   «NVIDIA H100 SXM — GPU на архитектуре Hopper, форм-фактор SXM. Память — 80 ГБ
+                  HBM3, пропускная способность памяти — 3,35 ТБ/с. …»
+    fact_sentence(gpu, "memory")    «У NVIDIA H100 SXM 80 ГБ памяти HBM3, пропускная
+                                     способность — 3,35 ТБ/с»
+    comparison_lead(gpus, focus)    «Главное различие — память: …»
+
+A spec sheet is an Entry like a glossary one (slug «gpu-<id>», url «/gpus/<id>»): the composer
+cites it, the guard checks every figure of an answer against its sentences, the LLM prompt lists
+it among the sources, and /gpus/<id> shows it with the source of every figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from assistant.calculators.units import NBSP, num
+from assistant.corpus.catalog import Catalog, Gpu
+from assistant.corpus.glossary import Entry
+
+FIELDS: tuple[str, ...] = (
+    "memory",
+    "bandwidth",
+    "compute",
+    "fp4",
+    "tdp",
+    "interconnect",
+    "form",
+    "offered",
+    "overview",
+)
+PREFIX = "gpu-"
+
+
+def sheet_slug(gpu_id: str) -> str:
+    return PREFIX + gpu_id
+
+
+def short_name(gpu: Gpu) -> str:
+    """«NVIDIA GB300 NVL72 (на один GPU)» → «NVIDIA GB300 NVL72»: the name inside a sentence."""
+    return gpu.name.split(" (")[0]
+
+
+def _tflops(value: float | None) -> str:
+    return f"{num(value)}{NBSP}TFLOPS" if value is not None else ""
+
+
+def _bandwidth(gpu: Gpu) -> str:
+    return f"{num(gpu.bandwidth_tbs)}{NBSP}ТБ/с"
+
+
+def _memory(gpu: Gpu) -> str:
+    return f"{num(gpu.memory_gb)}{NBSP}ГБ {gpu.memory_type}"
+
+
+def _no_bf16(gpu: Gpu) -> bool:
+    return gpu.bf16_tflops is None and gpu.sources.get("bf16_tflops", "").startswith("нет BF16")
+
+
+def sheet_sentences(gpu: Gpu) -> dict[str, str]:
+    """One sentence per field, each naming the GPU: every figure stands next to its card."""
+    name = short_name(gpu)
+    compute = [f"BF16 — {_tflops(gpu.bf16_tflops)}" if gpu.bf16_tflops else ""]
+    compute.append(f"FP8 — {_tflops(gpu.fp8_tflops)}" if gpu.fp8_tflops else "")
+    compute.append(f"FP4 — {_tflops(gpu.fp4_tflops)}" if gpu.fp4_tflops else "")
+    rates = ", ".join(c for c in compute if c)
+    if rates:
+        compute_text = f"Пиковая производительность {name} без разреженности: {rates}."
+    elif _no_bf16(gpu):
+        compute_text = f"{name} не поддерживает BF16."
+    else:
+        compute_text = ""
+    if _no_bf16(gpu) and rates:
+        compute_text += f" BF16 {name} не поддерживает."
+    fp4 = "поддерживает FP4 аппаратно" if gpu.fp4_support else "не поддерживает FP4 аппаратно"
+    out: dict[str, str] = {
+        "memory": f"У {name} {num(gpu.memory_gb)}{NBSP}ГБ памяти {gpu.memory_type}, "
+        f"пропускная способность памяти — {_bandwidth(gpu)}.",
+        "bandwidth": f"Пропускная способность памяти {name} — {_bandwidth(gpu)} ({_memory(gpu)}).",
+        "compute": compute_text,
+        "fp4": f"{name} {fp4}.",
+        "tdp": f"TDP {name} — {num(gpu.tdp_w)}{NBSP}Вт." if gpu.tdp_w else "",
+        "interconnect": f"Связь между GPU у {name}: {gpu.interconnect}.",
+        "form": f"{name} — GPU на архитектуре {gpu.architecture}, форм-фактор {gpu.form_factor}.",
+        "offered": f"{name} есть в аренде у FullGPU."
+        if gpu.offered
+        else f"FullGPU не предлагает {name} в аренду.",
+        "overview": _overview(gpu, name, rates),
+    }
+    return {k: v for k, v in out.items() if v}
+
+
+def _overview(gpu: Gpu, name: str, rates: str) -> str:
+    """The card in one sentence, for a comparison: compute, power, link, FP4, FullGPU."""
+    parts = [f"{name}: {rates}" if rates else name]
+    if _no_bf16(gpu):
+        parts.append("без BF16")
+    if gpu.tdp_w:
+        parts.append(f"TDP {num(gpu.tdp_w)}{NBSP}Вт")
+    parts.append(f"связь между GPU — {gpu.interconnect}")
+    parts.append("FP4 аппаратно" if gpu.fp4_support else "без аппаратной поддержки FP4")
+    parts.append("есть в аренде у FullGPU" if gpu.offered else "FullGPU её не предлагает")
+    return ", ".join(parts) + "."
+
+
+def spec_entry(gpu: Gpu) -> Entry:
+    """The GPU's spec sheet as a citable source."""
+    text = " ".join(sheet_sentences(gpu)[f] for f in FIELDS if f in sheet_sentences(gpu))
+    return Entry(
+        slug=sheet_slug(gpu.id),
+        title=f"Характеристики {short_name(gpu)}",
+        english=gpu.name,
+        aliases=tuple(gpu.aliases),
+        related=(),
+        see_also=(),
+        text=text,
+        url=f"/gpus/{gpu.id}",
+    )
+
+
+def spec_entries(catalog: Catalog) -> dict[str, Entry]:
+    return {sheet_slug(g.id): spec_entry(g) for g in catalog.gpus.values()}
+
+
+def fact_sentences(gpu: Gpu, fields: Sequence[str]) -> list[str]:
+    """What was asked of one card, in the order asked; the memory when nothing in particular."""
+    sentences = sheet_sentences(gpu)
+    asked = [f for f in fields if f in sentences and f != "overview"] or ["memory"]
+    if "bandwidth" in asked and "memory" in asked:  # «пропускная способность памяти»
+        asked.remove("memory")
+    return [sentences[f] for f in dict.fromkeys(asked)]
+
+
+_FOCUS_WORDS: dict[str, str] = {
+    "memory": "память",
+    "bandwidth": "пропускная способность памяти",
+    "compute": "производительность",
+    "tdp": "энергопотребление",
+    "interconnect": "связь между GPU",
+    "fp4": "поддержка FP4",
+}
+
+
+def _focus_value(gpu: Gpu, focus: str) -> str:
+    if focus in ("memory", "bandwidth"):
+        return f"{_memory(gpu)} и {_bandwidth(gpu)}"
+    if focus == "compute":
+        parts = [f"BF16 {_tflops(gpu.bf16_tflops)}" if gpu.bf16_tflops else ""]
+        parts.append(f"FP8 {_tflops(gpu.fp8_tflops)}" if gpu.fp8_tflops else "")
+        return ", ".join(p for p in parts if p) or "нет данных производителя"
+    if focus == "tdp":
+        return f"TDP {num(gpu.tdp_w)}{NBSP}Вт" if gpu.tdp_w else "TDP не опубликован"
+    if focus == "interconnect":
+        return gpu.interconnect
+    return "есть" if gpu.fp4_support else "нет"
+
+
+def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequence[str]) -> str:
+    """«Главное различие — память: у H100 SXM — 80 ГБ HBM3 и 3,35 ТБ/с [1], у H200 — 141 ГБ
+    HBM3e и 4,8 ТБ/с [2].» Each card's figures end with its own sheet's marker."""
+    focus = next((f for f in fields if f in _FOCUS_WORDS), "memory")
+    parts = [
+        f"у {short_name(g)} — {_focus_value(g, focus)} [{n}]"
+        for g, n in zip(gpus, numbers, strict=True)
+    ]
+    return f"Главное различие — {_FOCUS_WORDS[focus]}: " + ", ".join(parts) + "."

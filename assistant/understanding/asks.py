@@ -1,0 +1,108 @@
+"""Parsed question → Ask: what kind of answer it wants, decided once (the answer plans key off it).
+
+    classify(read("сколько памяти у B300?"))              → Ask.gpu_fact, fields ("memory",)
+    classify(read("B200 или MI355X — чем отличаются?"))    → Ask.gpu_comparison
+    classify(read("у вас можно взять L4?"))                → Ask.provider
+    classify(read("vllm падает с OOM на Mixtral на L40S")) → Ask.problem
+
+The cues are words, read here once; what an answer of each kind must say first is the answer
+stage's (answer/plans.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from assistant.understanding.lexicon import DEFINITION
+from assistant.understanding.reader import ParsedMessage
+
+
+class Ask(StrEnum):
+    definition = "definition"  # what X is
+    fact = "fact"  # one fact of a term («какая скорость у InfiniBand на порт»)
+    term_comparison = "term_comparison"  # two terms
+    gpu_fact = "gpu_fact"  # a spec of one catalogue GPU («сколько памяти у B300»)
+    gpu_comparison = "gpu_comparison"  # two or more catalogue GPUs, no model to fit
+    provider = "provider"  # what FullGPU does, includes or does not («делите ли карту»)
+    problem = "problem"  # a symptom: cause first, then what helps
+    error_log = "error_log"  # a pasted error message
+    other = "other"
+
+
+# what of a card is asked: each field's words
+_FIELDS: tuple[tuple[str, str], ...] = (
+    ("memory", r"памят\w*|vram|врам|видеопамят\w*|\bгб\b|\bgb\b|гигабайт\w*|hbm\w*|gddr\w*"),
+    ("bandwidth", r"пропускн\w*|bandwidth|скорост\w* памят\w*|тб/с|tb/s"),
+    ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
+    ("fp4", r"\bfp ?4\b|фп ?4"),
+    ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
+    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между|pcie"),
+    ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation|\bsxm\b|\boam\b"),
+    ("offered", r"у вас|есть ли|есть в аренд\w*|сдаете|сдаёте|можно (?:взять|арендовать|снять)"),
+)
+_FIELD_RES = tuple((name, re.compile(rf"(?<![\w])(?:{p})")) for name, p in _FIELDS)
+
+_PROVIDER = re.compile(
+    r"(?<![\w])(?:у вас|вы\b|ваш\w*|fullgpu|фулгпу|фуллгпу|у себя|с вас|вами|вам\b)"
+)
+_ERROR_LOG = re.compile(
+    r"traceback|outofmemoryerror|out of memory|\boom\b|cuda error|runtimeerror|valueerror|"
+    r"no available memory|cache blocks|nccl (?:error|warn|info)|ncclinternalerror|"
+    r"hiperror|hip error|rocm error|killed|segmentation fault|exception|error:|errno",
+    re.IGNORECASE,
+)
+_PROBLEM = re.compile(
+    r"(?<![\w])(?:пада\w*|упал\w*|вылета\w*|крашит\w*|не влеза\w*|не помеща\w*|не влез\w*|"
+    r"ошибк\w*|медленн\w*|тормоз\w*|долго|не работа\w*|не запуска\w*|не стартует|завис\w*|"
+    r"упира\w*|просед\w*|теря\w*|не хватает|не хватило|кончает\w*|заканчива\w*|"
+    r"почему (?:так )?(?:медленн|долго|не|пада)\w*|что делать|как (?:быть|починить|исправить)|"
+    r"oom|out of memory|slow|crash\w*|fails?|failing)(?![\w])"
+)
+_COMPARISON = re.compile(
+    r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|\bлибо\b|"
+    r"против|лучше|хуже|быстрее|что (?:взять|брать|выбрать)|difference|compare|better"
+)
+_QUESTION_FACT = re.compile(
+    r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
+    r"поддерживает ли|поддерживают ли|можно ли|how much|how many|what is the|does)(?![\w])"
+)
+_DEFINITION = re.compile(rf"(?<![\w])(?:{DEFINITION}|что за|зачем нуж\w*|для чего)(?![\w])")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What kind of answer a question wants, and of a card what it asks."""
+
+    ask: Ask
+    fields: tuple[str, ...] = ()  # spec fields asked («memory», «tdp»…), in the order written
+
+
+def spec_fields(folded: str) -> tuple[str, ...]:
+    found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
+    return tuple(name for _, name in sorted(found))
+
+
+def classify(message: ParsedMessage) -> Reading:
+    t = message.tokens.folded
+    sized = message.quantities.params.has("model", "params_b")
+    gpus = message.gpus
+    if _ERROR_LOG.search(message.text) and ("\n" in message.text or len(message.text) > 80):
+        return Reading(Ask.error_log)
+    if len(gpus) >= 2 and not sized:
+        return Reading(Ask.gpu_comparison, spec_fields(t))
+    fields = spec_fields(t)
+    if len(gpus) == 1 and not sized and fields and not _PROBLEM.search(t):
+        return Reading(Ask.gpu_fact, fields)
+    if _PROBLEM.search(t):
+        return Reading(Ask.problem)
+    if _PROVIDER.search(t):
+        return Reading(Ask.provider)
+    if message.signals.comparison_cue or message.paired:
+        return Reading(Ask.term_comparison)
+    if message.signals.defined_term or _DEFINITION.search(t):
+        return Reading(Ask.definition)
+    if _QUESTION_FACT.search(t):
+        return Reading(Ask.fact)
+    return Reading(Ask.other)
