@@ -787,7 +787,7 @@ def _ld(d: dict[str, Any]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--dataset", type=Path, default=ROOT / "eval" / "retrieval.jsonl")
+    ap.add_argument("--dataset", type=Path, default=ROOT / "eval" / "data" / "retrieval.jsonl")
     ap.add_argument("--queries", type=int, default=200, help="measured queries (default 200)")
     ap.add_argument("--warmup", type=int, default=10, help="warm-up queries (default 10)")
     ap.add_argument("--cold-runs", type=int, default=3, help="CLI cold starts (median)")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RETRIEVAL = ROOT / "eval" / "retrieval.jsonl"
+RETRIEVAL = ROOT / "eval" / "data" / "retrieval.jsonl"
 
 
 def questions(path: Path = RETRIEVAL) -> list[str]:

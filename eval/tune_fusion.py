@@ -29,6 +29,8 @@ from assistant.evaluation.retrieval import EvalRow, load_dataset  # noqa: E402
 from assistant.evaluation.sets import SplitChoice  # noqa: E402
 from assistant.search.retrieval import FusionWeights, fuse, merge  # noqa: E402
 
+DATA = ROOT / "eval" / "data"
+
 SETS = ("retrieval", "problems")
 GRID = {
     "dense": (3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0),
@@ -98,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", type=Path, help="write the result here")
     args = parser.parse_args()
-    sets = {name: load_dataset(ROOT / "eval" / f"{name}.jsonl", SplitChoice.dev) for name in SETS}
+    sets = {name: load_dataset(DATA / f"{name}.jsonl", SplitChoice.dev) for name in SETS}
     rows = [row for name in SETS for row in sets[name]]
     legs = collect(rows)
     grid = candidates()

@@ -66,7 +66,7 @@ class Case:
 
 
 def dev_rows(name: str) -> list[dict[str, Any]]:
-    return wanted(read_jsonl(ROOT / "eval" / f"{name}.jsonl"), SplitChoice.dev)
+    return wanted(read_jsonl(ROOT / "eval" / "data" / f"{name}.jsonl"), SplitChoice.dev)
 
 
 def cases(pipeline: Any) -> list[Case]:

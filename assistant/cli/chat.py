@@ -133,7 +133,7 @@ def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn], verbose: b
 
 @eval_app.command("answers")
 def eval_answers(
-    eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval"),
+    eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval/data"),
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
     limit: Annotated[
         int, typer.Option(help="Не больше N вопросов каждого сплита из каждого набора (0 — все)")

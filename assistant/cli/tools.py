@@ -163,7 +163,7 @@ def _solved_json(toolbox: Toolbox, question: str) -> str:
 
 @eval_app.command("tools")
 def eval_tools(
-    path: str = typer.Option("eval/numeric.jsonl", "--file", help="Набор вопросов"),
+    path: str = typer.Option("eval/data/numeric.jsonl", "--file", help="Набор вопросов"),
     split: Annotated[
         SplitChoice,
         typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
@@ -171,8 +171,8 @@ def eval_tools(
     as_json: bool = typer.Option(False, "--json"),
     show: bool = typer.Option(False, "--show-failures", help="Показать ошибки (только dev)"),
 ) -> None:
-    """Точность извлечения параметров и правильность расчётов (eval/numeric.jsonl или
-    eval/numeric_phrased.jsonl), dev и test рядом."""
+    """Точность извлечения параметров и правильность расчётов (eval/data/numeric.jsonl
+    или eval/data/numeric_phrased.jsonl), dev и test рядом."""
     toolbox = _toolbox()
     with user_errors():
         report = evaluate(Path(path), toolbox, split).as_dict()

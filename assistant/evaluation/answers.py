@@ -1,4 +1,4 @@
-"""eval/*.jsonl + a pipeline → answer-quality report, dev and test side by side, with targets.
+"""eval/data/*.jsonl + a pipeline → answer-quality report, dev and test side by side, with targets.
 
 Sections (assistant/evaluation/sections.py): citations for term questions and for
 problem-phrased questions, refusals, calculations, dialogues and robustness; then grounding

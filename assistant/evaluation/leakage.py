@@ -1,4 +1,4 @@
-"""corpus `questions:` + eval/*.jsonl → pairs where a corpus question copies an eval question.
+"""corpus `questions:` + eval/data/*.jsonl → pairs where a corpus question copies an eval question.
 
 Why: the corpus questions are indexed and train the adapted model; one that repeats an eval
 question (any split) would score itself. A pair leaks when the two texts are equal after
@@ -62,7 +62,7 @@ def _texts(row: dict[str, Any]) -> Iterator[str]:
 
 
 def eval_questions(eval_dir: Path) -> list[tuple[str, str]]:
-    """(file:id, text) for every string in eval/*.jsonl."""
+    """(file:id, text) for every string in eval/data/*.jsonl."""
     out = []
     for path in sorted(eval_dir.glob("*.jsonl")):
         for line in path.read_text("utf-8").splitlines():
@@ -90,7 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
     args = parser.parse_args()
-    leaks = find_leaks(ROOT / "corpus", ROOT / "eval", args.threshold)
+    leaks = find_leaks(ROOT / "corpus", ROOT / "eval" / "data", args.threshold)
     for leak in leaks:
         print(f"{leak.jaccard:.2f}  {leak.slug}: «{leak.corpus_question}»")
         print(f"      {leak.eval_id}: «{leak.eval_question}»")

@@ -1,4 +1,4 @@
-"""eval/retrieval.jsonl (+ eval/problems.jsonl) + a retriever → hit@1/3, Recall@1/3/5 and MRR@10
+"""eval/data/retrieval.jsonl (+ problems.jsonl) + a retriever → hit@1/3, Recall@1/3/5 and MRR@10
 per mode, per split column and per category; the issue's targets on test (hybrid, retrieval.jsonl).
 
 hit@k: at least one gold entry in the top k. Recall@k: the share of gold entries in the top k

@@ -1,12 +1,12 @@
 """Eval rows + a Recorder → one `Item` per row (per turn for dialogues) with its checks.
 
-    in_scope      eval/retrieval.jsonl     citation hit@3 / precision, false refusals
-    problems      eval/problems.jsonl      the same for problem-phrased questions, plus the
-                                           entries an answer needs together (gold_all)
-    out_of_scope  eval/out_of_scope.jsonl  refusals by expected kind
-    numeric       eval/numeric*.jsonl      the answer's calculation equals the expected values
-    dialogues     eval/dialogues.jsonl     turn by turn; calculation follow-ups separately
-    robustness    eval/robustness.jsonl    answered without an exception, + expectations
+    in_scope      eval/data/retrieval.jsonl     citation hit@3 / precision, false refusals
+    problems      eval/data/problems.jsonl      the same for problem-phrased questions, plus
+                                                the entries an answer needs together (gold_all)
+    out_of_scope  eval/data/out_of_scope.jsonl  refusals by expected kind
+    numeric       eval/data/numeric*.jsonl      the answer's calculation equals the expected values
+    dialogues     eval/data/dialogues.jsonl     turn by turn; calculation follow-ups separately
+    robustness    eval/data/robustness.jsonl    answered without an exception, + expectations
 
 An exception while answering is a miss with every applicable check failed, never the end of
 the run.

@@ -1,4 +1,4 @@
-"""eval/*.jsonl → rows; which rows a report column holds (dev and test side by side, or one).
+"""eval/data/*.jsonl → rows; which rows a report column holds (dev and test side by side, or one).
 
 Every row of every set carries `split`: "dev" (tune on it) or "test" (report only). A report
 shows dev and test side by side by default; `--split dev|test` keeps one, `--split all` pools

@@ -1,4 +1,4 @@
-"""eval/numeric*.jsonl → extraction exact-match and result correctness of the calculators,
+"""eval/data/numeric*.jsonl → extraction exact-match and result correctness of the calculators,
 dev and test side by side.
 
 One case per line:

@@ -11,7 +11,7 @@ from assistant.settings import ROOT
 
 
 def test_no_corpus_question_copies_an_eval_question() -> None:
-    leaks = find_leaks(ROOT / "corpus", ROOT / "eval")
+    leaks = find_leaks(ROOT / "corpus", ROOT / "eval" / "data")
     assert not leaks, [(x.slug, x.corpus_question, x.eval_id, x.jaccard) for x in leaks[:5]]
 
 

@@ -75,7 +75,8 @@ def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
     result = CliRunner().invoke(app, ["eval", "tools", "--split", "dev", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    dev_rows = [r for r in read_jsonl(ROOT / "eval" / "numeric.jsonl") if r["split"] == "dev"]
+    rows = read_jsonl(ROOT / "eval" / "data" / "numeric.jsonl")
+    dev_rows = [r for r in rows if r["split"] == "dev"]
     assert list(report["by_column"]) == ["dev"] and report["cases"] == len(dev_rows)
 
 

@@ -15,7 +15,7 @@ from assistant.settings import ROOT
 
 
 def test_every_row_of_every_eval_set_has_a_split_and_a_unique_id() -> None:
-    for path in sorted((ROOT / "eval").glob("*.jsonl")):
+    for path in sorted((ROOT / "eval" / "data").glob("*.jsonl")):
         rows = read_jsonl(path)
         ids = [r["id"] for r in rows]
         assert rows and len(ids) == len(set(ids)), path.name
