@@ -235,10 +235,10 @@ def bench_real(args: argparse.Namespace, rep: Report, index_dir: Path) -> Any:
 
     # 1-3. bare embedding vs full search, interleaved per query so load drift hits both alike
     def latency() -> dict[str, list[float]]:
-        from assistant.text.tokens import _delatinize, lemma
+        from assistant.text.tokens import delatinize, lemma
 
         lemma.cache_clear()  # each attempt sees the questions' words for the first time
-        _delatinize.cache_clear()
+        delatinize.cache_clear()
         for q in warm:
             embedder.embed_queries([q])
             retriever.search(q, 5)
