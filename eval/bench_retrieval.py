@@ -19,158 +19,33 @@ import argparse
 import gc
 import json
 import os
-import platform
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
-from benchlib import percentile, questions
-
-ROOT = Path(__file__).resolve().parent.parent
-T = TypeVar("T")
-
-# ---------------------------------------------------------------------------- machine / load
-
-
-def loadavg() -> float:
-    return float(Path("/proc/loadavg").read_text().split()[0])
-
-
-def _busy_jiffies() -> int:
-    """Non-idle CPU time of the whole machine (USER_HZ ticks)."""
-    parts = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    vals = [int(v) for v in parts[:8]]
-    idle = vals[3] + vals[4]  # idle + iowait
-    return sum(vals) - idle
-
-
-def _own_cpu_s() -> float:
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
-@dataclass
-class Load:
-    """Contention during one measurement."""
-
-    load1_start: float
-    load1_end: float
-    others_cores: float  # average cores kept busy by other processes
-    wall_s: float
-
-    def short(self) -> str:
-        return _ld(self.__dict__)
-
-
-class Probe:
-    def __enter__(self) -> Probe:
-        self.l0 = loadavg()
-        self.j0 = _busy_jiffies()
-        self.c0 = _own_cpu_s()
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        wall = time.perf_counter() - self.t0
-        hz = os.sysconf("SC_CLK_TCK")
-        busy = (_busy_jiffies() - self.j0) / hz
-        own = _own_cpu_s() - self.c0
-        others = max(0.0, busy - own) / max(wall, 1e-9)
-        self.load = Load(self.l0, loadavg(), round(others, 2), round(wall, 2))
-
-
-def measured(
-    label: str, fn: Callable[[], T], args: argparse.Namespace, retries: int | None = None
-) -> tuple[T, Load, int]:
-    """Run fn; repeat while other processes were busy; keep the least disturbed attempt."""
-    n = args.retries if retries is None else retries
-    best: tuple[T, Load] | None = None
-    attempts = 0
-    for attempt in range(n + 1):
-        attempts += 1
-        with Probe() as p:
-            out = fn()
-        if best is None or p.load.others_cores < best[1].others_cores:
-            best = (out, p.load)
-        if p.load.others_cores <= args.max_others or attempt == n:
-            break
-        log(f"  [{label}: other processes used {p.load.others_cores:.2f} cores — repeating]")
-    assert best is not None
-    return best[0], best[1], attempts
+from benchlib import (
+    ROOT,
+    Report,
+    ef_sweep,
+    load_text,
+    log,
+    machine,
+    measured,
+    percentile,
+    questions,
+    recall_at,
+    summary,
+    timed,
+)
 
 
 def rss_mb() -> float:
     pages = int(Path("/proc/self/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def machine() -> dict[str, Any]:
-    cpu = "?"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    mem_kb = 0
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        if line.startswith("MemTotal:"):
-            mem_kb = int(line.split()[1])
-    versions = {}
-    for dist in ("torch", "faiss-cpu", "sentence-transformers", "transformers", "numpy", "scipy"):
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            versions[dist] = "absent"
-    import faiss
-    import torch
-
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": cpu,
-        "ram_gib": round(mem_kb / 2**20, 1),
-        "kernel": platform.release(),
-        "python": platform.python_version(),
-        "versions": versions,
-        "torch_threads": torch.get_num_threads(),
-        "faiss_omp_threads": faiss.omp_get_max_threads(),
-    }
-
-
-# ---------------------------------------------------------------------------- helpers
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def summary(ms: Sequence[float]) -> dict[str, float]:
-    return {
-        "p50": round(statistics.median(ms), 3),
-        "p95": round(percentile(ms, 95), 3),
-        "mean": round(statistics.fmean(ms), 3),
-        "n": len(ms),
-    }
-
-
-def timed(fn: Callable[[], T]) -> tuple[T, float]:
-    t = time.perf_counter()
-    out = fn()
-    return out, (time.perf_counter() - t) * 1000
-
-
-@dataclass
-class Report:
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def put(self, key: str, value: Any) -> None:
-        self.data[key] = value
 
 
 # ---------------------------------------------------------------------------- 1-4: real glossary
@@ -356,31 +231,6 @@ def synthetic_docs(
     for ln in lengths:
         out.append(list(words[start : start + ln]))
         start += ln
-    return out
-
-
-def recall_at(exact: np.ndarray, approx: np.ndarray, k: int) -> float:
-    hits = sum(len(set(e[:k]) & set(a[:k])) for e, a in zip(exact, approx, strict=True))
-    return hits / (k * len(exact))
-
-
-def ef_sweep(index: Any, qvecs: np.ndarray, exact10: np.ndarray, k_app: int) -> list[dict]:
-    """HNSW recall@10 and single-query latency (k as the app asks) for a few efSearch values."""
-    out = []
-    for ef in (64, 128, 256):
-        index.hnsw.efSearch = ef
-        _, ids = index.search(qvecs, 10)
-        ms = [timed(lambda q=q: index.search(q.reshape(1, -1), k_app))[1] for q in qvecs]
-        out.append(
-            {
-                "ef_search": ef,
-                "recall_at_10": round(recall_at(exact10, ids, 10), 4),
-                "recall_at_1": round(recall_at(exact10, ids, 1), 4),
-                "ms": summary(ms),
-                "load1": loadavg(),
-            }
-        )
-    index.hnsw.efSearch = 64
     return out
 
 
@@ -669,12 +519,12 @@ def render(rep: dict[str, Any]) -> str:
         out.append(f"Index (real glossary, {ix['chunks']} chunks, {ix['index_type']})")
         out.append(
             f"  build (embed+FAISS+BM25)   {ix['build_ms'] / 1000:8.2f} s   "
-            f"[{_ld(ix['build_load'])}]"
+            f"[{load_text(ix['build_load'])}]"
         )
         out.append(f"  save                       {ix['save_ms']:8.1f} ms")
         out.append(
             f"  open saved (median of 5)   {ix['open_ms_median_of_5']:8.1f} ms   "
-            f"[{_ld(ix['open_load'])}]"
+            f"[{load_text(ix['open_load'])}]"
         )
         out.append(f"  embedder load              {ix['embedder_load_ms'] / 1000:8.2f} s")
     if "latency" in rep:
@@ -683,7 +533,7 @@ def render(rep: dict[str, Any]) -> str:
         out.append("")
         out.append(
             f"Warm latency, {la['queries']} questions after {la['warmup']} warm-up  "
-            f"[{_ld(la['load'])}]"
+            f"[{load_text(la['load'])}]"
         )
         out.append(f"  {'':28}{'p50 ms':>9}{'p95 ms':>9}")
         out.append(f"  {'bare embed_queries([q])':28}{b['p50']:9.2f}{b['p95']:9.2f}")
@@ -705,7 +555,7 @@ def render(rep: dict[str, Any]) -> str:
         out.append(
             f"Cold start `{c['command']}`: median {c['first_result_median_s']:.2f} s to first "
             f"result (runs {c['runs_s']}, exit {c['exit_median_s']:.2f} s, top {c['top_hit']})  "
-            f"[{_ld(c['load'])}]"
+            f"[{load_text(c['load'])}]"
         )
     if "scale" in rep:
         s = rep["scale"]
@@ -716,7 +566,7 @@ def render(rep: dict[str, Any]) -> str:
         )
         out.append(
             f"  passage embedding: {tp['chunks_per_s']:.1f} chunks/s on {tp['sample']} real chunks "
-            f"(mean {tp['mean_chars']:.0f} chars)  [{_ld(tp['load'])}]"
+            f"(mean {tp['mean_chars']:.0f} chars)  [{load_text(tp['load'])}]"
         )
         out.append(
             f"  → embedding {s['n']} chunks ≈ {s['embed_s_at_n'] / 60:.1f} min; "
@@ -732,7 +582,8 @@ def render(rep: dict[str, Any]) -> str:
             out.append(
                 f"    {r['n']:>8}{r['flat_ms']['p50']:10.2f}{r['flat_ms']['p95']:10.2f}"
                 f"{r['flat_1thread_ms']['p50']:10.2f}{r['flat_1thread_ms']['p95']:10.2f}"
-                f"{r['bm25_ms']['p50']:10.2f}{r['bm25_ms']['p95']:10.2f}  {_ld(r['flat_load'])}"
+                f"{r['bm25_ms']['p50']:10.2f}{r['bm25_ms']['p95']:10.2f}"
+                f"  {load_text(r['flat_load'])}"
             )
         bm = s["bm25"]
         out.append(
@@ -750,7 +601,7 @@ def render(rep: dict[str, Any]) -> str:
                 f"{r['faiss_ms_k10']['p50']:8.2f}"
                 f"{r['retrieve_no_embed_ms']['p50']:9.2f}{r['retrieve_no_embed_ms']['p95']:9.2f}"
                 f"{r['recall_at_10_k10']:7.3f}{r['recall_at_10_k_app']:9.3f}{r['recall_at_k_app']:7.3f}"
-                f"   [{_ld(r['faiss_load'])}]"
+                f"   [{load_text(r['faiss_load'])}]"
             )
     if "scale" in rep:
         s = rep["scale"]
@@ -779,10 +630,6 @@ def render(rep: dict[str, Any]) -> str:
                 f"{r['ms']['p50']:8.2f}{r['ms']['p95']:8.2f}{r['load1']:7.2f}"
             )
     return "\n".join(out)
-
-
-def _ld(d: dict[str, Any]) -> str:
-    return f"load {d['load1_start']:.2f}→{d['load1_end']:.2f}, others {d['others_cores']:.2f} cores"
 
 
 def main() -> None:

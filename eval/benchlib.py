@@ -1,17 +1,37 @@
-"""Helpers the benchmark scripts share: the question sets and the percentile they report.
+"""Helpers the benchmark scripts share: the question sets, the percentile they report, timing,
+the load on the machine while a measurement ran, the machine itself, and HNSW recall.
 
 The scripts run as `python eval/bench_*.py`, so this folder is on sys.path and
-`from benchlib import …` works without installing anything.
+`from benchlib import …` works without installing anything. Nothing heavy is imported here:
+the LLM and HTTP benchmarks use it without numpy, FAISS or torch.
+
+Every measurement records the 1-minute load average and how many cores *other* processes kept
+busy while it ran (from /proc/stat minus our own CPU time): `measured` repeats a measurement
+taken while other processes used more than --max-others cores (up to --retries times) and keeps
+the least disturbed attempt.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Sequence
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRIEVAL = ROOT / "eval" / "data" / "retrieval.jsonl"
+T = TypeVar("T")
 
 
 def questions(path: Path = RETRIEVAL) -> list[str]:
@@ -26,3 +46,157 @@ def percentile(values: Sequence[float], q: float) -> float:
     if not ordered:
         return float("nan")
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def loadavg() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def _busy_jiffies() -> int:
+    """Non-idle CPU time of the whole machine (USER_HZ ticks)."""
+    parts = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    vals = [int(v) for v in parts[:8]]
+    idle = vals[3] + vals[4]  # idle + iowait
+    return sum(vals) - idle
+
+
+def _own_cpu_s() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+@dataclass
+class Load:
+    """Contention during one measurement."""
+
+    load1_start: float
+    load1_end: float
+    others_cores: float  # average cores kept busy by other processes
+    wall_s: float
+
+    def short(self) -> str:
+        return load_text(self.__dict__)
+
+
+class Probe:
+    def __enter__(self) -> Probe:
+        self.l0 = loadavg()
+        self.j0 = _busy_jiffies()
+        self.c0 = _own_cpu_s()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall = time.perf_counter() - self.t0
+        hz = os.sysconf("SC_CLK_TCK")
+        busy = (_busy_jiffies() - self.j0) / hz
+        own = _own_cpu_s() - self.c0
+        others = max(0.0, busy - own) / max(wall, 1e-9)
+        self.load = Load(self.l0, loadavg(), round(others, 2), round(wall, 2))
+
+
+def measured(
+    label: str, fn: Callable[[], T], args: argparse.Namespace, retries: int | None = None
+) -> tuple[T, Load, int]:
+    """Run fn; repeat while other processes were busy; keep the least disturbed attempt."""
+    n = args.retries if retries is None else retries
+    best: tuple[T, Load] | None = None
+    attempts = 0
+    for attempt in range(n + 1):
+        attempts += 1
+        with Probe() as p:
+            out = fn()
+        if best is None or p.load.others_cores < best[1].others_cores:
+            best = (out, p.load)
+        if p.load.others_cores <= args.max_others or attempt == n:
+            break
+        log(f"  [{label}: other processes used {p.load.others_cores:.2f} cores — repeating]")
+    assert best is not None
+    return best[0], best[1], attempts
+
+
+def machine() -> dict[str, Any]:
+    cpu = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem_kb = 0
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kb = int(line.split()[1])
+    versions = {}
+    for dist in ("torch", "faiss-cpu", "sentence-transformers", "transformers", "numpy", "scipy"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "absent"
+    import faiss
+    import torch
+
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "ram_gib": round(mem_kb / 2**20, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "versions": versions,
+        "torch_threads": torch.get_num_threads(),
+        "faiss_omp_threads": faiss.omp_get_max_threads(),
+    }
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def summary(ms: Sequence[float]) -> dict[str, float]:
+    return {
+        "p50": round(statistics.median(ms), 3),
+        "p95": round(percentile(ms, 95), 3),
+        "mean": round(statistics.fmean(ms), 3),
+        "n": len(ms),
+    }
+
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    t = time.perf_counter()
+    out = fn()
+    return out, (time.perf_counter() - t) * 1000
+
+
+@dataclass
+class Report:
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def put(self, key: str, value: Any) -> None:
+        self.data[key] = value
+
+
+def recall_at(exact: np.ndarray, approx: np.ndarray, k: int) -> float:
+    hits = sum(len(set(e[:k]) & set(a[:k])) for e, a in zip(exact, approx, strict=True))
+    return hits / (k * len(exact))
+
+
+def ef_sweep(index: Any, qvecs: np.ndarray, exact10: np.ndarray, k_app: int) -> list[dict]:
+    """HNSW recall@10 and single-query latency (k as the app asks) for a few efSearch values."""
+    out = []
+    for ef in (64, 128, 256):
+        index.hnsw.efSearch = ef
+        _, ids = index.search(qvecs, 10)
+        ms = [timed(lambda q=q: index.search(q.reshape(1, -1), k_app))[1] for q in qvecs]
+        out.append(
+            {
+                "ef_search": ef,
+                "recall_at_10": round(recall_at(exact10, ids, 10), 4),
+                "recall_at_1": round(recall_at(exact10, ids, 1), 4),
+                "ms": summary(ms),
+                "load1": loadavg(),
+            }
+        )
+    index.hnsw.efSearch = 64
+    return out
+
+
+def load_text(d: dict[str, Any]) -> str:
+    return f"load {d['load1_start']:.2f}→{d['load1_end']:.2f}, others {d['others_cores']:.2f} cores"
