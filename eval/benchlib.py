@@ -29,6 +29,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     import numpy as np
 
+    from assistant.corpus.glossary import Glossary
+    from assistant.embedding.model import Embedder
+    from assistant.search.indexing import SearchIndex
+    from assistant.search.retrieval import HybridRetriever
+    from assistant.settings import Settings
+
 ROOT = Path(__file__).resolve().parent.parent
 RETRIEVAL = ROOT / "eval" / "data" / "retrieval.jsonl"
 T = TypeVar("T")
@@ -38,6 +44,16 @@ def questions(path: Path = RETRIEVAL) -> list[str]:
     """The `question` field of every row of a JSONL evaluation set, in file order."""
     rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
     return [r["question"] for r in rows]
+
+
+def measured_questions(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """(warm-up, measured) questions of --dataset: the first --warmup, then --queries (the set
+    repeated when it is shorter)."""
+    qs = questions(args.dataset)
+    need = args.warmup + args.queries
+    if len(qs) < need:
+        qs = (qs * (need // len(qs) + 1))[:need]
+    return qs[: args.warmup], qs[args.warmup : need]
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -163,6 +179,18 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     t = time.perf_counter()
     out = fn()
     return out, (time.perf_counter() - t) * 1000
+
+
+@dataclass(frozen=True)
+class Real:
+    """The real glossary, embedding model, index and retriever the retrieval benchmarks run on."""
+
+    settings: Settings
+    glossary: Glossary
+    embedder: Embedder
+    index: SearchIndex
+    retriever: HybridRetriever
+    index_dir: Path
 
 
 @dataclass
