@@ -1,7 +1,10 @@
 """Benchmark: CLI cold start — `assistant search --json "что такое nvlink"` in a fresh process on
 a built index, from process start to the first result and to exit (median of --cold-runs).
 
-Run by eval/bench_retrieval.py on the index it builds.
+    .venv/bin/python eval/bench_cold_start.py [--cold-runs 3] [--json out.json]
+
+On its own it starts on the index `assistant index build` made; eval/bench_retrieval.py runs it
+on the index it has just built.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import ROOT, Report, load_text, log, measured
+from benchlib import ROOT, Report, finish, load_text, log, measured, new_report, parse
 
 
 def run(args: argparse.Namespace, rep: Report, index_dir: Path) -> None:
@@ -72,3 +75,16 @@ def render(rep: dict[str, Any]) -> list[str]:
         f"result (runs {c['runs_s']}, exit {c['exit_median_s']:.2f} s, top {c['top_hit']})  "
         f"[{load_text(c['load'])}]",
     ]
+
+
+def main() -> None:
+    from assistant.settings import Settings
+
+    args = parse(__doc__, "cold-runs")
+    rep = new_report(args)
+    run(args, rep, Settings().index_dir)
+    finish(rep, args, render(rep.data))
+
+
+if __name__ == "__main__":
+    main()

@@ -6,8 +6,10 @@ Each vector = normalise(Dirichlet(0.5)-weighted mix of 3 random real chunk embed
 Gaussian noise of norm --e5-noise): it lives in the narrow cone real e5 vectors occupy,
 unlike uniform random vectors (the worst case for a graph index, bench_scale.py).
 
-Run by eval/bench_retrieval.py after the scale run, with the same random generator; the figures
-go under `scale.e5like` of its JSON.
+    .venv/bin/python eval/bench_e5like.py [--scale 100000] [--e5-noise 0.2] [--json out.json]
+
+On its own it reads the index `assistant index build` made; eval/bench_retrieval.py runs it after
+the scale run, with the same random generator. The figures are under `scale.e5like` in the JSON.
 """
 
 from __future__ import annotations
@@ -16,7 +18,19 @@ import argparse
 from typing import Any
 
 import numpy as np
-from benchlib import Real, Report, ef_sweep, log, measured, measured_questions, timed
+from benchlib import (
+    Real,
+    Report,
+    ef_sweep,
+    finish,
+    log,
+    measured,
+    measured_questions,
+    new_report,
+    open_real,
+    parse,
+    timed,
+)
 
 
 def run(args: argparse.Namespace, rep: Report, real: Real, rng: np.random.Generator) -> None:
@@ -71,7 +85,9 @@ def render(rep: dict[str, Any]) -> list[str]:
     e = rep.get("scale", {}).get("e5like")
     if e is None:
         return []
-    out = [
+    alone = "compare" not in rep["scale"]  # not right under the scale run's lines
+    out = [""] if alone else []
+    out += [
         f"  e5-like corpus (N={e['n']}, mean pairwise cos {e['mean_pairwise_cos']}, "
         f"real questions' top-1 cos {e['mean_top1_cos']} vs {e['mean_top1_cos_real_index']} "
         f"in the real index), HNSW build {e['hnsw_build_s']:.1f} s:",
@@ -83,3 +99,14 @@ def render(rep: dict[str, Any]) -> list[str]:
             f"{r['ms']['p50']:8.2f}{r['ms']['p95']:8.2f}{r['load1']:7.2f}"
         )
     return out
+
+
+def main() -> None:
+    args = parse(__doc__, "dataset", "queries", "warmup", "scale", "e5-noise", "seed")
+    rep = new_report(args)
+    run(args, rep, open_real(), np.random.default_rng(args.seed))
+    finish(rep, args, render(rep.data))
+
+
+if __name__ == "__main__":
+    main()

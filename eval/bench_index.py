@@ -1,17 +1,20 @@
 """Benchmark: the real glossary's index — embedder load, build (embed + FAISS + BM25) in a fresh
 directory, save, and open of the saved index (median of 5).
 
-Run by eval/bench_retrieval.py, which hands the built index to the other retrieval benchmarks.
+    .venv/bin/python eval/bench_index.py [--json out.json]
+
+eval/bench_retrieval.py runs it first and hands the built index to the other retrieval benchmarks.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchlib import Real, Report, load_text, log, measured, timed
+from benchlib import Real, Report, finish, load_text, log, measured, new_report, parse, timed
 
 
 def run(args: argparse.Namespace, rep: Report, index_dir: Path) -> Real:
@@ -82,3 +85,15 @@ def render(rep: dict[str, Any]) -> list[str]:
         f"[{load_text(ix['open_load'])}]",
         f"  embedder load              {ix['embedder_load_ms'] / 1000:8.2f} s",
     ]
+
+
+def main() -> None:
+    args = parse(__doc__)
+    rep = new_report(args)
+    with tempfile.TemporaryDirectory(prefix="bench-index-") as tmp:
+        run(args, rep, Path(tmp) / "index")
+    finish(rep, args, render(rep.data))
+
+
+if __name__ == "__main__":
+    main()

@@ -3,7 +3,10 @@ full hybrid search, timed back to back in alternating order, and the non-embeddi
 search (dense leg, BM25 leg, alias matcher, fusion) with the lemma cache warm. Target: full p50
 at most 1.3 × bare p50.
 
-Run by eval/bench_retrieval.py on the index it builds.
+    .venv/bin/python eval/bench_latency.py [--queries 200] [--warmup 10] [--json out.json]
+
+On its own it measures the index `assistant index build` made; eval/bench_retrieval.py runs it
+on the index it has just built.
 """
 
 from __future__ import annotations
@@ -15,10 +18,14 @@ from typing import Any
 from benchlib import (
     Real,
     Report,
+    finish,
     load_text,
     log,
     measured,
     measured_questions,
+    new_report,
+    open_real,
+    parse,
     percentile,
     summary,
     timed,
@@ -110,3 +117,14 @@ def render(rep: dict[str, Any]) -> list[str]:
         f"alias {p50['alias']:.3f}/{p95['alias']:.3f}, "
         f"retrieve w/o embed {p50['rest']:.3f}/{p95['rest']:.3f}",
     ]
+
+
+def main() -> None:
+    args = parse(__doc__, "dataset", "queries", "warmup")
+    rep = new_report(args)
+    run(args, rep, open_real())
+    finish(rep, args, render(rep.data))
+
+
+if __name__ == "__main__":
+    main()

@@ -3,7 +3,11 @@ embedding throughput of the real model, exact IndexFlatIP and BM25 cost against 
 exact against HNSW at N (build, memory, latency, recall) and an HNSW efSearch sweep, on random
 unit vectors and Zipf-sampled real lemmas.
 
-Run by eval/bench_retrieval.py on the index it builds.
+    .venv/bin/python eval/bench_scale.py [--scale 100000] [--sizes 10000,30000,50000,100000]
+    .venv/bin/python eval/bench_scale.py --quick            # N = 20 000
+
+The real model, chunks and fusion weights come from the index `assistant index build` made (on
+its own) or the one eval/bench_retrieval.py has just built.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ from benchlib import (
     Real,
     Report,
     ef_sweep,
+    finish,
     load_text,
     log,
     measured,
+    new_report,
+    open_real,
+    parse,
     questions,
     recall_at,
     summary,
@@ -324,3 +332,15 @@ def render(rep: dict[str, Any]) -> list[str]:
             f"{r['ms']['p50']:8.2f}{r['ms']['p95']:8.2f}{r['load1']:7.2f}"
         )
     return out
+
+
+def main() -> None:
+    names = ("dataset", "queries", "scale", "sizes", "sample", "noise", "zipf", "doc-len", "seed")
+    args = parse(__doc__, *names)
+    rep = new_report(args)
+    run(args, rep, open_real(), np.random.default_rng(args.seed))
+    finish(rep, args, render(rep.data))
+
+
+if __name__ == "__main__":
+    main()

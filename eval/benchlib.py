@@ -193,12 +193,108 @@ class Real:
     index_dir: Path
 
 
+def open_real() -> Real:
+    """The index `assistant index build` made, as it is: a stale one is an error, never rebuilt."""
+    from assistant.corpus.glossary import load_glossary
+    from assistant.embedding.model import load_embedder
+    from assistant.search.indexing import open_index
+    from assistant.search.retrieval import HybridRetriever
+    from assistant.settings import Settings
+
+    settings = Settings(auto_rebuild_index=False)
+    glossary = load_glossary(settings.corpus_dir)
+    embedder = load_embedder(settings)
+    index, _ = open_index(glossary, embedder, settings.index_dir, auto_rebuild=False)
+    retriever = HybridRetriever(glossary, index, embedder)
+    return Real(settings, glossary, embedder, index, retriever, settings.index_dir)
+
+
 @dataclass
 class Report:
     data: dict[str, Any] = field(default_factory=dict)
+    t0: float = field(default_factory=time.perf_counter)
 
     def put(self, key: str, value: Any) -> None:
         self.data[key] = value
+
+
+def _sizes(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+# The retrieval benchmarks' flags, in the order --help lists them; each script takes the ones it
+# reads, bench_retrieval.py (all five in one run) takes them all.
+FLAGS: dict[str, dict[str, Any]] = {
+    "dataset": {"type": Path, "default": RETRIEVAL},
+    "queries": {"type": int, "default": 200, "help": "measured queries (default 200)"},
+    "warmup": {"type": int, "default": 10, "help": "warm-up queries (default 10)"},
+    "cold-runs": {"type": int, "default": 3, "help": "CLI cold starts (median)"},
+    "scale": {"type": int, "default": 100_000, "help": "synthetic corpus size (chunks)"},
+    "sizes": {
+        "type": _sizes,
+        "default": [10_000, 30_000, 50_000, 100_000],
+        "help": "sizes for the exact-search sweep (comma-separated)",
+    },
+    "sample": {"type": int, "default": 256, "help": "real chunks for passage throughput"},
+    "noise": {"type": float, "default": 0.5, "help": "query noise norm (unit vectors)"},
+    "e5-noise": {"type": float, "default": 0.2, "help": "noise norm, e5-like corpus"},
+    "zipf": {"type": float, "default": 1.0, "help": "Zipf exponent for synthetic tokens"},
+    "doc-len": {"type": int, "default": 40, "help": "mean tokens per synthetic chunk"},
+    "seed": {"type": int, "default": 0},
+    "max-others": {
+        "type": float,
+        "default": 0.3,
+        "help": "repeat a measurement if other processes used more cores than this",
+    },
+    "retries": {"type": int, "default": 2},
+    "quick": {"action": "store_true", "help": "small run: 50 queries, N=20000, 1 cold start"},
+    "skip-cold": {"action": "store_true"},
+    "skip-scale": {"action": "store_true"},
+    "json": {"type": str, "default": None, "help": "write all numbers as JSON ('-' = stdout)"},
+}
+COMMON = ("max-others", "retries", "quick", "json")
+QUICK = {"queries": 50, "cold_runs": 1, "scale": 20_000, "sizes": [5_000, 10_000, 20_000]}
+
+
+def parse(doc: str | None, *names: str) -> argparse.Namespace:
+    """The command line of a benchmark that reads these flags (and the common ones)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    for name, options in FLAGS.items():
+        if name in names or name in COMMON:
+            ap.add_argument(f"--{name}", **options)
+    args = ap.parse_args()
+    if args.quick:
+        for key, value in QUICK.items():
+            if hasattr(args, key):
+                setattr(args, key, value)
+        args.retries = 0
+    return args
+
+
+def new_report(args: argparse.Namespace) -> Report:
+    """A report that opens with the machine, the flags and the start time."""
+    rep = Report()
+    rep.put("machine", machine())
+    rep.put("args", {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()})
+    rep.put("started", time.strftime("%Y-%m-%d %H:%M:%S"))
+    rep.t0 = time.perf_counter()
+    return rep
+
+
+def finish(rep: Report, args: argparse.Namespace, lines: list[str]) -> None:
+    """Print the machine line, the benchmarks' lines and the total time; --json the numbers."""
+    rep.put("total_s", round(time.perf_counter() - rep.t0, 1))
+    m = rep.data["machine"]
+    head = (
+        f"Machine: {m['nproc']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, Python {m['python']}, "
+        + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
+    )
+    print("\n".join([head, *lines]))
+    print(f"\nTotal {rep.data['total_s']:.0f} s")
+    if args.json == "-":
+        print(json.dumps(rep.data, ensure_ascii=False, indent=2))
+    elif args.json:
+        Path(args.json).write_text(json.dumps(rep.data, ensure_ascii=False, indent=2), "utf-8")
 
 
 def recall_at(exact: np.ndarray, approx: np.ndarray, k: int) -> float:
