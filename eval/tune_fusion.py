@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.evaluation.retrieval import EvalRow, load_dataset  # noqa: E402
+from assistant.evaluation.retrieval import load_dataset  # noqa: E402
+from assistant.evaluation.rows import RetrievalRow  # noqa: E402
 from assistant.evaluation.sets import SplitChoice  # noqa: E402
 from assistant.search.retrieval import FusionWeights, fuse, merge  # noqa: E402
 
@@ -43,14 +44,14 @@ GRID = {
 
 @dataclass(frozen=True)
 class Legs:
-    row: EvalRow
+    row: RetrievalRow
     texts: dict[str, float]
     asked: dict[str, float]
     bm25: dict[str, float]
     alias: dict[str, float]
 
 
-def collect(rows: list[EvalRow]) -> list[Legs]:
+def collect(rows: list[RetrievalRow]) -> list[Legs]:
     from assistant.pipeline import build_retriever
     from assistant.settings import load_settings
 

@@ -19,8 +19,16 @@ from rich.table import Table
 
 from assistant.evaluation import sections
 from assistant.evaluation.recorder import Answering, Recorder
+from assistant.evaluation.rows import (
+    DialogueRow,
+    NumericRow,
+    OutOfScopeRow,
+    ProblemRow,
+    RetrievalRow,
+    RobustnessRow,
+)
 from assistant.evaluation.scoring import fmt, section, target_for, target_text, targets
-from assistant.evaluation.sets import SplitChoice, columns, load
+from assistant.evaluation.sets import R, SplitChoice, columns, load
 
 __all__ = ["Recorder", "evaluate", "render_report"]
 
@@ -42,20 +50,30 @@ def _sections(
 ) -> dict[str, dict[str, Any]]:
     cols = columns(choice)
 
-    def rows(name: str) -> list[dict[str, Any]]:
-        return load(eval_dir / f"{name}.jsonl", choice, limit)
+    def rows(name: str, model: type[R]) -> list[R]:
+        return load(eval_dir / f"{name}.jsonl", model, choice, limit)
 
-    numeric = [i for name in NUMERIC_SETS for i in sections.numeric(rec, rows(name), name)]
+    numeric = [
+        item
+        for name in NUMERIC_SETS
+        for item in sections.numeric(rec, rows(name, NumericRow), name)
+    ]
     return {
-        "in_scope": section(sections.in_scope(rec, rows("retrieval")), cols),
+        "in_scope": section(sections.in_scope(rec, rows("retrieval", RetrievalRow)), cols),
         "problems": section(
-            sections.problems(rec, rows("problems")), cols, category_check="citation_hit@3"
+            sections.problems(rec, rows("problems", ProblemRow)),
+            cols,
+            category_check="citation_hit@3",
         ),
-        "out_of_scope": section(sections.out_of_scope(rec, rows("out_of_scope")), cols),
+        "out_of_scope": section(
+            sections.out_of_scope(rec, rows("out_of_scope", OutOfScopeRow)), cols
+        ),
         "numeric": section(numeric, cols, category_check="exact"),
-        "dialogues": section(sections.dialogues(rec, rows("dialogues")), cols),
+        "dialogues": section(sections.dialogues(rec, rows("dialogues", DialogueRow)), cols),
         "robustness": section(
-            sections.robustness(rec, rows("robustness")), cols, category_check="answered"
+            sections.robustness(rec, rows("robustness", RobustnessRow)),
+            cols,
+            category_check="answered",
         ),
     }
 

@@ -8,44 +8,26 @@ hit@k: at least one gold entry in the top k. Recall@k: the share of gold entries
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from assistant.errors import CorpusError, CorpusProblem
+from assistant.evaluation.rows import ProblemRow, RetrievalRow
 from assistant.evaluation.scoring import fmt, target_for, target_text, targets
-from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
+from assistant.evaluation.sets import SplitChoice, columns, in_column, load
 from assistant.search.retrieval import Mode, Searcher
 
 MODES: tuple[Mode, ...] = ("dense", "bm25", "hybrid")
 CUTOFFS = (1, 3, 5)
 TARGET_SET = "retrieval"  # the set the issue's retrieval targets are about
+# problems.jsonl rows carry expectations of their own; any other set is a plain retrieval set
+ROW_OF_SET: dict[str, type[RetrievalRow]] = {"problems": ProblemRow}
 
 
-@dataclass(frozen=True)
-class EvalRow:
-    id: str
-    question: str
-    gold: tuple[str, ...]
-    category: str
-    split: str = "dev"
-
-
-def load_dataset(path: Path, choice: SplitChoice = SplitChoice.both) -> list[EvalRow]:
-    rows: list[EvalRow] = []
-    problems: list[CorpusProblem] = []
-    for raw in wanted(read_jsonl(path), choice):
-        try:
-            gold = tuple(raw["gold"])
-            rows.append(EvalRow(raw["id"], raw["question"], gold, raw["category"], raw["split"]))
-        except (KeyError, TypeError) as e:
-            problems.append(CorpusProblem(path.name, str(raw.get("id")), "-", f"некорректно: {e}"))
-    if problems:
-        raise CorpusError(problems)
-    return rows
+def load_dataset(path: Path, choice: SplitChoice = SplitChoice.both) -> list[RetrievalRow]:
+    return load(path, ROW_OF_SET.get(path.stem, RetrievalRow), choice)
 
 
 def recall_at(ranked: Sequence[str], gold: Sequence[str], k: int) -> float:
@@ -64,7 +46,7 @@ def reciprocal_rank(ranked: Sequence[str], gold: Sequence[str], k: int = 10) -> 
     return 0.0
 
 
-def _metrics(ranked_lists: list[list[str]], rows: list[EvalRow]) -> dict[str, float]:
+def _metrics(ranked_lists: list[list[str]], rows: list[RetrievalRow]) -> dict[str, float]:
     n = max(len(rows), 1)
     pairs = list(zip(ranked_lists, rows, strict=True))
     out = {f"hit@{k}": sum(hit_at(r, row.gold, k) for r, row in pairs) / n for k in (1, 3)}
@@ -74,7 +56,9 @@ def _metrics(ranked_lists: list[list[str]], rows: list[EvalRow]) -> dict[str, fl
     return {k: round(v, 4) for k, v in out.items()}
 
 
-def _column(ranked: dict[str, list[list[str]]], rows: list[EvalRow], col: str) -> dict[str, Any]:
+def _column(
+    ranked: dict[str, list[list[str]]], rows: list[RetrievalRow], col: str
+) -> dict[str, Any]:
     idx = [i for i, row in enumerate(rows) if in_column(row.split, col)]
     out: dict[str, Any] = {"n": len(idx), "overall": {}, "categories": {}}
     cats = sorted({rows[i].category for i in idx})
@@ -87,7 +71,7 @@ def _column(ranked: dict[str, list[list[str]]], rows: list[EvalRow], col: str) -
     return out
 
 
-def _missed(row: EvalRow, top: list[str]) -> bool:
+def _missed(row: RetrievalRow, top: list[str]) -> bool:
     """A comparison needs both entries in the top 3; any other row one of its gold entries."""
     if row.category == "comparison":
         return recall_at(top, row.gold, 3) < 1.0
@@ -95,7 +79,7 @@ def _missed(row: EvalRow, top: list[str]) -> bool:
 
 
 def evaluate(
-    retriever: Searcher, rows: list[EvalRow], choice: SplitChoice = SplitChoice.both
+    retriever: Searcher, rows: list[RetrievalRow], choice: SplitChoice = SplitChoice.both
 ) -> dict[str, Any]:
     """Metrics per split column; misses (hybrid, not every gold in the top 3) for dev only."""
     ranked: dict[str, list[list[str]]] = {m: [] for m in MODES}

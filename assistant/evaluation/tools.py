@@ -16,16 +16,25 @@ values. Failures are listed for dev cases only.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from assistant.calculators.toolbox import Toolbox
-from assistant.errors import CorpusError, CorpusProblem
-from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
+from pydantic import JsonValue
+
+from assistant.evaluation.rows import NumericExpect, NumericRow, Values
+from assistant.evaluation.sets import SplitChoice, columns, in_column, load
 from assistant.understanding.calculation import NumericOutcome
 
 HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0, "years": 8760.0}
+
+
+class Solving(Protocol):
+    """What the evaluation needs from the calculators (`Toolbox` has it): a question, and the
+    parameters the previous turn carried, → the calculation it asks for."""
+
+    def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome: ...
 
 
 @dataclass
@@ -81,18 +90,7 @@ class Report:
         }
 
 
-def load(path: Path, choice: SplitChoice = SplitChoice.both) -> list[dict[str, Any]]:
-    cases = wanted(read_jsonl(path), choice)
-    for i, case in enumerate(cases, 1):
-        if "question" not in case or "expect" not in case:
-            problem = CorpusProblem(
-                path.name, str(case.get("id", i)), "question/expect", "нет поля"
-            )
-            raise CorpusError([problem])
-    return cases
-
-
-def same(a: Any, b: Any) -> bool:
+def same(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -102,14 +100,14 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _solve_chain(case: dict[str, Any], toolbox: Toolbox) -> NumericOutcome:
-    carried: dict[str, Any] | None = None
-    for prev in case.get("after", []):
+def _solve_chain(case: NumericRow, toolbox: Solving) -> NumericOutcome:
+    carried: dict[str, object] | None = None
+    for prev in case.after:
         carried = toolbox.solve(prev, carried).params
-    return toolbox.solve(case["question"], carried)
+    return toolbox.solve(case.question, carried)
 
 
-def run_case(case: dict[str, Any], toolbox: Toolbox) -> CaseResult:
+def run_case(case: NumericRow, toolbox: Solving) -> CaseResult:
     """Solve the case (after its follow-up chain); an exception is a failed case, not the end."""
     out: NumericOutcome | None = None
     try:
@@ -117,51 +115,48 @@ def run_case(case: dict[str, Any], toolbox: Toolbox) -> CaseResult:
     except Exception as e:  # one broken question must not stop the evaluation
         problems = [f"исключение {type(e).__name__}: {e}"]
     if out is not None:
-        problems = _extraction_problems(case["expect"], out)
+        problems = _extraction_problems(case.expect, out)
     extraction_ok = not problems
     result_ok = None
-    if out is not None and extraction_ok and case.get("values"):
-        value_problems = _value_problems(case["values"], out)
+    if out is not None and extraction_ok and case.values:
+        value_problems = _value_problems(case.values, out)
         problems += value_problems
         result_ok = not value_problems
     return CaseResult(
-        case.get("id", ""),
-        case["question"],
-        extraction_ok,
-        result_ok,
-        problems,
-        str(case.get("split", "dev")),
-        str(case.get("category", "")),
+        case.id, case.question, extraction_ok, result_ok, problems, case.split, case.category
     )
 
 
-def in_hours(arguments: dict[str, Any]) -> dict[str, Any]:
+def in_hours(arguments: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
     """duration + duration_unit → one duration in hours, so equal spans compare equal."""
     if "duration" not in arguments:
-        return arguments
+        return dict(arguments)
     out = {k: v for k, v in arguments.items() if k not in ("duration", "duration_unit")}
     unit = str(arguments.get("duration_unit", "hours"))
-    out["duration_hours"] = float(arguments["duration"]) * HOURS_PER.get(unit, float("nan"))
+    duration = arguments["duration"]
+    hours = float(duration) if isinstance(duration, int | float | str) else float("nan")
+    out["duration_hours"] = hours * HOURS_PER.get(unit, float("nan"))
     return out
 
 
-def _extraction_problems(expect: dict[str, Any], out: NumericOutcome) -> list[str]:
+def _extraction_problems(expect: NumericExpect, out: NumericOutcome) -> list[str]:
     problems = []
-    if expect.get("is_numeric", True) != out.is_numeric:
-        problems.append(f"is_numeric: ожидалось {expect.get('is_numeric', True)}")
+    if expect.is_numeric != out.is_numeric:
+        problems.append(f"is_numeric: ожидалось {expect.is_numeric}")
     if not out.is_numeric:
         return problems
-    if expect.get("tool") != out.tool:
-        problems.append(f"tool: ожидался {expect.get('tool')}, получен {out.tool}")
-    want, got = in_hours(expect.get("arguments", {})), in_hours(out.arguments)
+    if expect.tool != out.tool:
+        problems.append(f"tool: ожидался {expect.tool}, получен {out.tool}")
+    want, got = in_hours(expect.arguments), in_hours(out.arguments)
     if set(want) != set(got) or not all(same(want[k], got[k]) for k in want):
         problems.append(f"arguments: ожидались {want}, получены {out.arguments}")
-    if expect.get("missing", []) != out.missing:
-        problems.append(f"missing: ожидалось {expect.get('missing', [])}, получено {out.missing}")
+    if list(expect.missing) != out.missing:
+        missing = list(expect.missing)
+        problems.append(f"missing: ожидалось {missing}, получено {out.missing}")
     return problems
 
 
-def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
+def _value_problems(values: Values, out: NumericOutcome) -> list[str]:
     if not out.results:
         return ["нет результата расчёта"]
     got = out.results[0].values
@@ -172,5 +167,6 @@ def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
     ]
 
 
-def evaluate(path: Path, toolbox: Toolbox, choice: SplitChoice = SplitChoice.both) -> Report:
-    return Report([run_case(c, toolbox) for c in load(path, choice)], columns(choice))
+def evaluate(path: Path, toolbox: Solving, choice: SplitChoice = SplitChoice.both) -> Report:
+    cases = load(path, NumericRow, choice)
+    return Report([run_case(c, toolbox) for c in cases], columns(choice))

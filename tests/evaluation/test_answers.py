@@ -11,8 +11,9 @@ from assistant.errors import InputError
 from assistant.evaluation import sections
 from assistant.evaluation.answers import evaluate
 from assistant.evaluation.recorder import Recorder
+from assistant.evaluation.rows import DialogueRow, NumericRow, ProblemRow, RobustnessRow
 from assistant.evaluation.scoring import section
-from assistant.evaluation.sets import SplitChoice
+from assistant.evaluation.sets import R, SplitChoice
 from assistant.schema import Answer, Turn
 from tests.evaluation.stand_in import ScriptedPipeline, reply
 
@@ -20,6 +21,11 @@ from tests.evaluation.stand_in import ScriptedPipeline, reply
 def _write(folder: Path, name: str, rows: list[dict[str, Any]]) -> None:
     text = "\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
     (folder / f"{name}.jsonl").write_text(text + "\n", encoding="utf-8")
+
+
+def _rows(model: type[R], rows: list[dict[str, Any]]) -> list[R]:
+    """Rows as the runner reads them from a file."""
+    return [model.model_validate(r) for r in rows]
 
 
 def test_a_crash_is_counted_and_the_run_goes_on() -> None:
@@ -36,7 +42,7 @@ def test_a_crash_is_counted_and_the_run_goes_on() -> None:
         {"id": "x3", "split": "test", "category": "emoji", "text": "🤖"},
     ]
     rec = Recorder(pipe)
-    items = sections.robustness(rec, rows)
+    items = sections.robustness(rec, _rows(RobustnessRow, rows))
     report = section(items, ("test",))["test"]
     assert [m for m, _ in pipe.seen] == ["boom", "пусто", "🤖"]  # nothing aborted the run
     assert report["answered"] == round(1 / 3, 4)
@@ -69,7 +75,7 @@ def test_robustness_expectations_catch_a_year_read_as_a_duration() -> None:
             "expect": {"not_values": {"weights_gb": 26}},
         },
     ]
-    items = sections.robustness(Recorder(pipe), rows)
+    items = sections.robustness(Recorder(pipe), _rows(RobustnessRow, rows))
     assert [i.checks["answered"] for i in items] == [True, True]
     assert [i.checks["expectations"] for i in items] == [False, False]
     problems = items[0].miss["problems"] if items[0].miss else []
@@ -101,7 +107,7 @@ def test_problem_set_counts_any_gold_in_top_three_and_all_of_separately() -> Non
             "gold_all": ["lora", "qlora"],
         },
     ]
-    items = sections.problems(Recorder(pipe), rows)
+    items = sections.problems(Recorder(pipe), _rows(ProblemRow, rows))
     assert [i.checks["citation_hit@3"] for i in items] == [True, True]
     assert items[0].checks["citation_precision"] == 0.5  # vgpu, mig of four cited
     assert [i.checks["all_of"] for i in items] == [None, False]
@@ -118,7 +124,7 @@ def test_problem_set_checks_the_calculator_expectation() -> None:
         "gold": ["tokens-per-second"],
         "not_tool": ["gpu_fit", "vram_inference"],
     }
-    item = sections.problems(Recorder(pipe), [row])[0]
+    item = sections.problems(Recorder(pipe), _rows(ProblemRow, [row]))[0]
     assert item.checks["citation_hit@3"] is False and item.checks["expectations"] is False
     assert item.miss is not None and item.miss["cited"] == ["vram"]
 
@@ -164,7 +170,7 @@ def test_numeric_exact_values_clarify_and_not_a_calculation() -> None:
             "expect": {"is_numeric": False},
         },
     ]
-    items = sections.numeric(Recorder(pipe), rows, "numeric_phrased")
+    items = sections.numeric(Recorder(pipe), _rows(NumericRow, rows), "numeric_phrased")
     assert [i.checks.get("exact") for i in items] == [False, True, True, None]
     assert items[1].category == "numeric_phrased"  # no category: counted under its file
     assert items[3].checks["not_calculated"] is False  # a definition must not be calculated
@@ -211,7 +217,7 @@ def test_dialogue_turns_carry_history_and_count_calculation_follow_ups() -> None
         },
         {"id": "d3", "split": "dev", "turns": [{"user": "одной L40S хватит?", "expect": fits}]},
     ]
-    items = sections.dialogues(Recorder(pipe), rows)
+    items = sections.dialogues(Recorder(pipe), _rows(DialogueRow, rows))
     assert [i.id for i in items] == ["d1#1", "d1#2", "d2#1", "d3#1"]
     assert [i.checks["turns"] for i in items] == [True, True, False, False]
     # the first turn has no context; d3 is not a calculation dialogue

@@ -6,15 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import JsonValue
 from typer.testing import CliRunner
 
 from assistant.cli import _register_all, app
 from assistant.evaluation.retrieval import evaluate_sets
-from assistant.evaluation.sets import SplitChoice, read_jsonl
+from assistant.evaluation.rows import NumericRow
+from assistant.evaluation.sets import SplitChoice, read_rows
 from assistant.evaluation.tools import CaseResult, Report, in_hours
 from assistant.settings import ROOT
-from tests.evaluation.stand_in import ScriptedRetriever
-from tests.helpers import TOOLBOX
+from tests.evaluation.stand_in import BrokenToolbox, ScriptedRetriever
 
 
 def _write(path: Path, rows: list[dict[str, object]]) -> Path:
@@ -52,7 +53,7 @@ def test_retrieval_hit_at_k_targets_and_misses(tmp_path: Path) -> None:
 
 
 def test_durations_compare_in_hours() -> None:
-    days = {"gpu": "h100-sxm", "duration": 15, "duration_unit": "days"}
+    days: dict[str, JsonValue] = {"gpu": "h100-sxm", "duration": 15, "duration_unit": "days"}
     assert in_hours(days) == in_hours({"gpu": "h100-sxm", "duration": 360})
     assert in_hours({"duration": 1, "duration_unit": "months"})["duration_hours"] == 730
     assert in_hours({"gpus": 8}) == {"gpus": 8}
@@ -75,8 +76,8 @@ def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
     result = CliRunner().invoke(app, ["eval", "tools", "--split", "dev", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    rows = read_jsonl(ROOT / "eval" / "data" / "numeric.jsonl")
-    dev_rows = [r for r in rows if r["split"] == "dev"]
+    rows = read_rows(ROOT / "eval" / "data" / "numeric.jsonl", NumericRow)
+    dev_rows = [r for r in rows if r.split == "dev"]
     assert list(report["by_column"]) == ["dev"] and report["cases"] == len(dev_rows)
 
 
@@ -101,11 +102,12 @@ def test_a_question_that_raises_is_a_failed_case_not_the_end(tmp_path: Path) -> 
                 "id": "v2",
                 "split": "dev",
                 "question": "а в FP4?",
-                "after": [None],
+                "after": ["сколько памяти нужно 70B в FP8?"],
                 "expect": {"tool": "vram_inference"},
             },
         ],
     )
-    report = evaluate(path, TOOLBOX, SplitChoice.dev).as_dict()
+    toolbox = BrokenToolbox(broken="сколько памяти нужно 70B в FP8?")
+    report = evaluate(path, toolbox, SplitChoice.dev).as_dict()
     assert report["cases"] == 2 and report["results_correct"] == 1.0
     assert report["failures"][0]["problems"][0].startswith("исключение")

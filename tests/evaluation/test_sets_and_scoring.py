@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import CorpusError
+from assistant.evaluation.rows import SET_ROWS, NumericRow, Row
 from assistant.evaluation.scoring import Item, fmt, section, summarise, target_text, targets
-from assistant.evaluation.sets import SplitChoice, columns, load, read_jsonl
+from assistant.evaluation.sets import SplitChoice, columns, load, read_rows
 from assistant.settings import ROOT
 
 
-def test_every_row_of_every_eval_set_has_a_split_and_a_unique_id() -> None:
-    for path in sorted((ROOT / "eval" / "data").glob("*.jsonl")):
-        rows = read_jsonl(path)
-        ids = [r["id"] for r in rows]
+def test_every_row_of_every_eval_set_is_valid_and_has_a_unique_id() -> None:
+    paths = sorted((ROOT / "eval" / "data").glob("*.jsonl"))
+    assert {p.stem for p in paths} == set(SET_ROWS)
+    for path in paths:
+        rows = read_rows(path, SET_ROWS[path.stem])
+        ids = [r.id for r in rows]
         assert rows and len(ids) == len(set(ids)), path.name
 
 
@@ -25,8 +28,27 @@ def test_a_row_without_split_is_a_corpus_error(tmp_path: Path) -> None:
     path = tmp_path / "set.jsonl"
     path.write_text('{"id": "a", "split": "dev"}\n{"id": "b"}\n', encoding="utf-8")
     with pytest.raises(CorpusError) as err:
-        read_jsonl(path)
+        read_rows(path, Row)
     assert "«b»" in str(err.value) and "split" in str(err.value)
+
+
+def test_a_bad_row_names_its_file_row_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "numeric.jsonl"
+    rows = [
+        {"id": "v1", "split": "dev", "question": "70B в FP8", "expect": {"tool": "gpu_fit"}},
+        {"id": "v2", "split": "dev", "question": "а в FP4?", "after": [None], "expect": {}},
+        {"id": "v3", "split": "test", "question": "а на H100?"},
+        {"id": "v4", "split": "dev", "question": "8 H100", "expect": {"tol": "gpu_cost"}},
+    ]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    with pytest.raises(CorpusError) as err:
+        read_rows(path, NumericRow)
+    got = {(p.file, p.record, p.field) for p in err.value.problems}
+    assert got == {
+        ("numeric.jsonl", "v2", "after.0"),  # a question, not null
+        ("numeric.jsonl", "v3", "expect"),  # missing
+        ("numeric.jsonl", "v4", "expect.tol"),  # a misspelt key is not silently skipped
+    }
 
 
 def test_columns_and_limit_per_split(tmp_path: Path) -> None:
@@ -35,10 +57,10 @@ def test_columns_and_limit_per_split(tmp_path: Path) -> None:
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     assert columns(SplitChoice.both) == ("dev", "test")
     assert columns(SplitChoice.all) == ("all",)
-    assert {r["split"] for r in load(path, SplitChoice.test)} == {"test"}
-    limited = load(path, SplitChoice.both, limit=2)
-    assert [r["split"] for r in limited].count("dev") == 2
-    assert [r["split"] for r in limited].count("test") == 2
+    assert {r.split for r in load(path, Row, SplitChoice.test)} == {"test"}
+    limited = load(path, Row, SplitChoice.both, limit=2)
+    assert [r.split for r in limited].count("dev") == 2
+    assert [r.split for r in limited].count("test") == 2
 
 
 def test_a_metric_is_the_mean_over_rows_where_its_check_applies() -> None:
