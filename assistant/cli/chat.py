@@ -150,6 +150,6 @@ def eval_answers(
     with user_errors():
         report = evaluate(_pipeline(), eval_dir, limit=limit, choice=split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:
         render_report(report, console)

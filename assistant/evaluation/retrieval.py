@@ -101,11 +101,12 @@ def evaluate_sets(
 ) -> dict[str, Any]:
     """Each set by its file stem; the targets read the hybrid test figures of retrieval.jsonl."""
     sets = {p.stem: evaluate(retriever, load_dataset(p, choice), choice) for p in paths}
-    hybrid = {
-        name: {c: r["by_column"][c]["overall"]["hybrid"] for c in r["columns"]}
+    test = {
+        name: r["by_column"]["test"]["overall"]["hybrid"]
         for name, r in sets.items()
+        if "test" in r["by_column"]
     }
-    return {"sets": sets, "targets": targets(hybrid)}
+    return {"sets": sets, "targets": [t.as_json() for t in targets(test)]}
 
 
 HEAD = ("hit@1", "hit@3", "recall@3", "mrr@10")  # the table; JSON also has R@1 and R@5

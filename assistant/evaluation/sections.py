@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from assistant.conversation.validation import EMPTY_CODE
 from assistant.evaluation.checks import check, cited, first_values
@@ -30,7 +30,7 @@ from assistant.evaluation.rows import (
     RetrievalRow,
     RobustnessRow,
 )
-from assistant.evaluation.scoring import Check, Item
+from assistant.evaluation.scoring import Check, Item, Miss
 from assistant.evaluation.tools import same
 from assistant.schema import Answer, Turn
 
@@ -50,18 +50,22 @@ class Asked:
     gold: tuple[str, ...] | None = None  # a retrieval or problem row's entries
 
 
-def _miss(asked: Asked, answer: Answer | None, problems: list[str]) -> dict[str, Any]:
-    miss: dict[str, Any] = {"id": asked.id, "q": asked.question[:160]}
-    if asked.gold is not None:
-        miss["gold"] = list(asked.gold)
-    if answer is not None:
-        miss |= {"route": answer.route, "cited": cited(answer)}
-        if answer.tool_calls:
-            miss["got"] = first_values(answer)
-    return miss | {"problems": problems}
+def _miss(asked: Asked, answer: Answer | None, problems: list[str]) -> Miss:
+    if answer is None:
+        return Miss(asked.id, asked.question, tuple(problems), asked.gold)
+    got = first_values(answer) if answer.tool_calls else None
+    return Miss(
+        asked.id,
+        asked.question,
+        tuple(problems),
+        asked.gold,
+        answer.route,
+        tuple(cited(answer)),
+        got,
+    )
 
 
-def _item(asked: Asked, checks: Checks, miss: dict[str, Any] | None) -> Item:
+def _item(asked: Asked, checks: Checks, miss: Miss | None) -> Item:
     return Item(asked.id, asked.split, asked.category, checks, miss)
 
 

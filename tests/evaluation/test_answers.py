@@ -43,10 +43,10 @@ def test_a_crash_is_counted_and_the_run_goes_on() -> None:
     ]
     rec = Recorder(pipe)
     items = sections.robustness(rec, _rows(RobustnessRow, rows))
-    report = section(items, ("test",))["test"]
+    report = section(items, ("test",)).columns["test"]
     assert [m for m, _ in pipe.seen] == ["boom", "пусто", "🤖"]  # nothing aborted the run
-    assert report["answered"] == round(1 / 3, 4)
-    assert report["crashed"] == round(1 / 3, 4)  # OverflowError is a crash, InputError is not
+    assert report.value("answered") == round(1 / 3, 4)
+    assert report.value("crashed") == round(1 / 3, 4)  # OverflowError is a crash, not InputError
     assert dict(rec.failures) == {"OverflowError": 1, "InputError": 1}
 
 
@@ -78,7 +78,7 @@ def test_robustness_expectations_catch_a_year_read_as_a_duration() -> None:
     items = sections.robustness(Recorder(pipe), _rows(RobustnessRow, rows))
     assert [i.checks["answered"] for i in items] == [True, True]
     assert [i.checks["expectations"] for i in items] == [False, False]
-    problems = items[0].miss["problems"] if items[0].miss else []
+    problems = items[0].miss.problems if items[0].miss else ()
     assert any("отказ" in p for p in problems) and any("gpu_cost" in p for p in problems)
 
 
@@ -126,7 +126,7 @@ def test_problem_set_checks_the_calculator_expectation() -> None:
     }
     item = sections.problems(Recorder(pipe), _rows(ProblemRow, [row]))[0]
     assert item.checks["citation_hit@3"] is False and item.checks["expectations"] is False
-    assert item.miss is not None and item.miss["cited"] == ["vram"]
+    assert item.miss is not None and item.miss.cited == ("vram",)
 
 
 def test_numeric_exact_values_clarify_and_not_a_calculation() -> None:
@@ -174,8 +174,8 @@ def test_numeric_exact_values_clarify_and_not_a_calculation() -> None:
     assert [i.checks.get("exact") for i in items] == [False, True, True, None]
     assert items[1].category == "numeric_phrased"  # no category: counted under its file
     assert items[3].checks["not_calculated"] is False  # a definition must not be calculated
-    report = section(items, ("test",))["test"]
-    assert report["exact"] == round(2 / 3, 4) and report["exact_n"] == 3
+    report = section(items, ("test",)).columns["test"]
+    assert report.value("exact") == round(2 / 3, 4) and report.count("exact") == 3
 
 
 def _fit_if_context(history: list[Turn] | Any) -> Answer:
@@ -326,24 +326,37 @@ def test_report_puts_dev_and_test_side_by_side_with_targets_and_dev_misses_only(
     tmp_path: Path,
 ) -> None:
     report = evaluate(_pipe(), _eval_dir(tmp_path))
-    assert report["columns"] == ("dev", "test")
-    problems = report["sections"]["problems"]
-    assert problems["dev"]["citation_hit@3"] == 0.0 and problems["test"]["citation_hit@3"] == 1.0
-    assert [m["id"] for m in problems["misses"]] == ["p1"]
-    assert report["sections"]["robustness"]["misses"] == []  # x1 is a test row: not listed
-    met = {(t["section"], t["metric"]): t["met"] for t in report["targets"]}
-    assert met[("problems", "citation_hit@3")] is True
+    assert report.columns == ("dev", "test")
+    problems = report.sections["problems"].columns
+    assert problems["dev"].value("citation_hit@3") == 0.0
+    assert problems["test"].value("citation_hit@3") == 1.0
+    assert [m.id for m in report.sections["problems"].misses] == ["p1"]
+    assert report.sections["robustness"].misses == ()  # x1 is a test row: not listed
+    met = {(t.section, t.metric): t.met for t in report.targets}
+    assert met[("problems", "citation_hit@3")] is True  # the test figure, not dev's 0.0
     assert met[("numeric", "exact")] is True
     assert met[("robustness", "answered")] is False
-    assert report["exceptions"] == {"ValueError": 1}
+    assert report.exceptions == {"ValueError": 1}
+    printed = json.loads(json.dumps(report.as_json()))  # what `--json` prints
+    assert list(printed) == [
+        "generator_config",
+        "columns",
+        "sections",
+        "targets",
+        "grounding",
+        "exceptions",
+        "generators",
+        "latency",
+    ]
+    assert printed["sections"]["problems"]["misses"][0]["id"] == "p1"
 
 
 def test_split_choice_answers_only_the_rows_it_reports(tmp_path: Path) -> None:
     pipe = _pipe()
     report = evaluate(pipe, _eval_dir(tmp_path), choice=SplitChoice.test)
-    assert report["columns"] == ("test",)
+    assert report.columns == ("test",)
     assert "что такое nvlink" not in [m for m, _ in pipe.seen]
-    assert all(not data["misses"] for data in report["sections"].values())
+    assert all(not data.misses for data in report.sections.values())
     pooled = evaluate(_pipe(), _eval_dir(tmp_path), choice=SplitChoice.all)
-    assert pooled["columns"] == ("all",) and pooled["targets"] == []
-    assert pooled["sections"]["in_scope"]["all"]["n"] == 2
+    assert pooled.columns == ("all",) and pooled.targets == ()
+    assert pooled.sections["in_scope"].columns["all"].n == 2

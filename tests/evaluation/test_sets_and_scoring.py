@@ -10,7 +10,16 @@ import pytest
 
 from assistant.errors import CorpusError
 from assistant.evaluation.rows import SET_ROWS, NumericRow, Row
-from assistant.evaluation.scoring import Item, fmt, section, summarise, target_text, targets
+from assistant.evaluation.scoring import (
+    Item,
+    Miss,
+    TargetResult,
+    fmt,
+    section,
+    summarise,
+    target_text,
+    targets,
+)
 from assistant.evaluation.sets import SplitChoice, columns, load, read_rows
 from assistant.settings import ROOT
 
@@ -64,34 +73,36 @@ def test_columns_and_limit_per_split(tmp_path: Path) -> None:
 
 
 def test_a_metric_is_the_mean_over_rows_where_its_check_applies() -> None:
+    b, c = Miss("b", "вопрос b", ("нет gold",)), Miss("c", "вопрос c", ("нет gold",))
     items = [
         Item("a", "dev", "x", {"hit": True, "all_of": None}),
-        Item("b", "dev", "x", {"hit": False, "all_of": True}, {"id": "b"}),
-        Item("c", "test", "y", {"hit": True, "all_of": None}, {"id": "c"}),
+        Item("b", "dev", "x", {"hit": False, "all_of": True}, b),
+        Item("c", "test", "y", {"hit": True, "all_of": None}, c),
     ]
     dev = summarise(items, "dev")
-    assert dev == {"n": 2, "hit": 0.5, "all_of": 1.0, "all_of_n": 1}
-    assert summarise(items, "all")["hit"] == round(2 / 3, 4)
+    assert (dev.n, dev.value("hit"), dev.value("all_of"), dev.count("all_of")) == (2, 0.5, 1.0, 1)
+    assert dev.as_json() == {"n": 2, "hit": 0.5, "all_of": 1.0, "all_of_n": 1}  # as --json prints
+    assert summarise(items, "all").value("hit") == round(2 / 3, 4)
     data = section(items, ("dev", "test"), category_check="hit")
-    assert data["misses"] == [{"id": "b"}]  # c is a test row
-    assert data["categories"]["test"] == {"y": {"n": 1, "hit": 1.0}}
-
-
-def test_targets_read_the_test_column_only() -> None:
-    report = {
-        "problems": {"dev": {"citation_hit@3": 1.0}, "test": {"citation_hit@3": 0.85}},
-        "robustness": {"dev": {"answered": 1.0}},
+    assert data.misses == (b,)  # c is a test row
+    assert data.as_json()["categories"] == {
+        "dev": {"x": {"n": 2, "hit": 0.5}},
+        "test": {"y": {"n": 1, "hit": 1.0}},
     }
-    got = targets(report)
-    assert got == [
-        {
-            "section": "problems",
-            "metric": "citation_hit@3",
-            "minimum": 0.9,
-            "test": 0.85,
-            "met": False,
-        }
-    ]
+    assert data.as_json()["misses"] == [{"id": "b", "q": "вопрос b", "problems": ["нет gold"]}]
+
+
+def test_a_target_is_judged_on_its_test_figure() -> None:
+    got = targets({"problems": {"citation_hit@3": 0.85}, "robustness": {"crashed": 0.0}})
+    assert got == (TargetResult("problems", "citation_hit@3", 0.9, 0.85, False),)
+    assert got[0].as_json() == {
+        "section": "problems",
+        "metric": "citation_hit@3",
+        "minimum": 0.9,
+        "test": 0.85,
+        "met": False,
+    }
+    assert targets({"robustness": {"answered": 1.0}})[0].met is True
 
 
 def test_figures_use_a_decimal_comma() -> None:
