@@ -158,8 +158,8 @@ def eval_retrieval(
     with user_errors():
         report = evaluate_sets(_retriever(), paths, split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
         return
-    for name, data in report["sets"].items():
+    for name, data in report.sets.items():
         render_table(data, console, name)
     render_targets(report, console)

@@ -42,14 +42,28 @@ def test_retrieval_hit_at_k_targets_and_misses(tmp_path: Path) -> None:
         {"q1": ["a", "z"], "q2": ["z", "y", "b"], "q3": ["a", "z", "y", "c"], "q4": ["y", "z", "c"]}
     )
     report = evaluate_sets(retriever, [retrieval, problems])
-    test = report["sets"]["retrieval"]["by_column"]["test"]["overall"]["hybrid"]
-    assert (test["hit@1"], test["hit@3"]) == (0.5, 1.0)
-    dev = report["sets"]["retrieval"]["by_column"]["dev"]["overall"]["hybrid"]
-    assert dev["recall@3"] == 0.5 and dev["hit@3"] == 1.0  # one of two compared entries
-    assert [m["id"] for m in report["sets"]["retrieval"]["misses"]] == ["r3"]
-    assert report["sets"]["problems"]["misses"] == []  # any gold entry in the top 3 is enough
-    got = {(t["metric"], t["met"]) for t in report["targets"]}
+    test = report.sets["retrieval"].by_column["test"].overall["hybrid"]
+    assert (test.hit1, test.hit3) == (0.5, 1.0)
+    dev = report.sets["retrieval"].by_column["dev"].overall["hybrid"]
+    assert dev.recall3 == 0.5 and dev.hit3 == 1.0  # one of two compared entries
+    assert [m.id for m in report.sets["retrieval"].misses] == ["r3"]
+    assert report.sets["problems"].misses == ()  # any gold entry in the top 3 is enough
+    got = {(t.metric, t.met) for t in report.targets}
     assert got == {("hit@1", False), ("hit@3", True)}
+    printed = json.loads(json.dumps(report.as_json()))  # what `--json` prints
+    assert printed["sets"]["retrieval"]["misses"] == [
+        {"id": "r3", "question": "q3", "gold": ["a", "c"], "top3": ["a", "z", "y"]}
+    ]
+    direct = printed["sets"]["retrieval"]["by_column"]["test"]["categories"]["direct"]
+    assert list(direct) == ["n", "dense", "bm25", "hybrid"] and direct["n"] == 2
+    assert list(direct["hybrid"]) == [
+        "hit@1",
+        "hit@3",
+        "recall@1",
+        "recall@3",
+        "recall@5",
+        "mrr@10",
+    ]
 
 
 def test_durations_compare_in_hours() -> None:
