@@ -175,18 +175,19 @@ def eval_tools(
     или eval/data/numeric_phrased.jsonl), dev и test рядом."""
     toolbox = _toolbox()
     with user_errors():
-        report = evaluate(Path(path), toolbox, split).as_dict()
+        report = evaluate(Path(path), toolbox, split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
         return
-    for col, r in report["by_column"].items():
+    for col in report.cols:
+        r = report.column(col).figures()
         console.print(
-            f"{col}: вопросов {r['cases']}; извлечение параметров, точное совпадение "
-            f"{fmt(r['extraction_exact'])}; правильные результаты (при верном извлечении) "
-            f"{fmt(r['results_correct'])} из {r['results_checked']}",
+            f"{col}: вопросов {r.cases}; извлечение параметров, точное совпадение "
+            f"{fmt(r.extraction_exact)}; правильные результаты (при верном извлечении) "
+            f"{fmt(r.results_correct)} из {r.results_checked}",
             highlight=False,
         )
     if show:
-        for f in report["failures"]:
-            text = f"{f['id']} {f['question']}\n  " + "\n  ".join(f["problems"])
+        for f in report.failures:
+            text = f"{f.id} {f.question}\n  " + "\n  ".join(f.problems)
             console.print(text, markup=False, highlight=False)

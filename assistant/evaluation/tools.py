@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import JsonValue
 
 from assistant.evaluation.rows import NumericExpect, NumericRow, Values
+from assistant.evaluation.scoring import JsonObject
 from assistant.evaluation.sets import SplitChoice, columns, in_column, load
 from assistant.understanding.calculation import NumericOutcome
 
@@ -37,20 +38,38 @@ class Solving(Protocol):
     def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome: ...
 
 
-@dataclass
+@dataclass(frozen=True)
 class CaseResult:
     id: str
     question: str
     extraction_ok: bool
     result_ok: bool | None  # None: no values to check or extraction wrong
-    problems: list[str] = field(default_factory=list)
+    problems: tuple[str, ...] = ()
     split: str = "dev"
     category: str = ""
 
 
-@dataclass
+@dataclass(frozen=True)
+class Figures:
+    """Extraction exact-match over the cases, result correctness over those checked."""
+
+    cases: int
+    extraction_exact: float
+    results_checked: int
+    results_correct: float
+
+    def as_json(self) -> JsonObject:
+        return {
+            "cases": self.cases,
+            "extraction_exact": self.extraction_exact,
+            "results_checked": self.results_checked,
+            "results_correct": self.results_correct,
+        }
+
+
+@dataclass(frozen=True)
 class Report:
-    cases: list[CaseResult]
+    cases: tuple[CaseResult, ...]
     cols: tuple[str, ...] = ("all",)
 
     @property
@@ -65,27 +84,30 @@ class Report:
     def result_rate(self) -> float:
         return sum(bool(c.result_ok) for c in self.checked) / max(1, len(self.checked))
 
+    @property
+    def failures(self) -> tuple[CaseResult, ...]:
+        """The dev cases with a problem: test failures are never listed."""
+        return tuple(c for c in self.cases if c.problems and c.split == "dev")
+
     def column(self, col: str) -> Report:
-        return Report([c for c in self.cases if in_column(c.split, col)], (col,))
+        return Report(tuple(c for c in self.cases if in_column(c.split, col)), (col,))
 
-    def figures(self) -> dict[str, Any]:
-        return {
-            "cases": len(self.cases),
-            "extraction_exact": round(self.extraction_rate, 4),
-            "results_checked": len(self.checked),
-            "results_correct": round(self.result_rate, 4),
-        }
+    def figures(self) -> Figures:
+        return Figures(
+            len(self.cases),
+            round(self.extraction_rate, 4),
+            len(self.checked),
+            round(self.result_rate, 4),
+        )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """Figures over every case of the chosen splits, then per column; dev failures only."""
-        return {
-            **self.figures(),
+        return self.figures().as_json() | {
             "columns": list(self.cols),
-            "by_column": {col: self.column(col).figures() for col in self.cols},
+            "by_column": {col: self.column(col).figures().as_json() for col in self.cols},
             "failures": [
-                {"id": c.id, "question": c.question, "problems": c.problems}
-                for c in self.cases
-                if c.problems and c.split == "dev"
+                {"id": c.id, "question": c.question, "problems": list(c.problems)}
+                for c in self.failures
             ],
         }
 
@@ -123,7 +145,13 @@ def run_case(case: NumericRow, toolbox: Solving) -> CaseResult:
         problems += value_problems
         result_ok = not value_problems
     return CaseResult(
-        case.id, case.question, extraction_ok, result_ok, problems, case.split, case.category
+        case.id,
+        case.question,
+        extraction_ok,
+        result_ok,
+        tuple(problems),
+        case.split,
+        case.category,
     )
 
 
@@ -169,4 +197,4 @@ def _value_problems(values: Values, out: NumericOutcome) -> list[str]:
 
 def evaluate(path: Path, toolbox: Solving, choice: SplitChoice = SplitChoice.both) -> Report:
     cases = load(path, NumericRow, choice)
-    return Report([run_case(c, toolbox) for c in cases], columns(choice))
+    return Report(tuple(run_case(c, toolbox) for c in cases), columns(choice))

@@ -74,15 +74,26 @@ def test_durations_compare_in_hours() -> None:
 
 
 def test_tools_report_columns_and_dev_failures_only() -> None:
-    cases = [
-        CaseResult("a", "q", True, True, [], "dev"),
-        CaseResult("b", "q", False, None, ["tool"], "dev"),
-        CaseResult("c", "q", False, None, ["tool"], "test"),
+    cases = (
+        CaseResult("a", "q", True, True, (), "dev"),
+        CaseResult("b", "q", False, None, ("tool",), "dev"),
+        CaseResult("c", "q", False, None, ("tool",), "test"),
+    )
+    report = Report(cases, ("dev", "test"))
+    assert report.column("dev").figures().extraction_exact == 0.5
+    assert report.column("test").figures().extraction_exact == 0.0
+    assert [f.id for f in report.failures] == ["b"]
+    printed = json.loads(json.dumps(report.as_json()))  # what `--json` prints
+    assert list(printed) == [
+        "cases",
+        "extraction_exact",
+        "results_checked",
+        "results_correct",
+        "columns",
+        "by_column",
+        "failures",
     ]
-    report = Report(cases, ("dev", "test")).as_dict()
-    assert report["by_column"]["dev"]["extraction_exact"] == 0.5
-    assert report["by_column"]["test"]["extraction_exact"] == 0.0
-    assert [f["id"] for f in report["failures"]] == ["b"]
+    assert printed["failures"] == [{"id": "b", "question": "q", "problems": ["tool"]}]
 
 
 def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
@@ -122,6 +133,7 @@ def test_a_question_that_raises_is_a_failed_case_not_the_end(tmp_path: Path) -> 
         ],
     )
     toolbox = BrokenToolbox(broken="сколько памяти нужно 70B в FP8?")
-    report = evaluate(path, toolbox, SplitChoice.dev).as_dict()
-    assert report["cases"] == 2 and report["results_correct"] == 1.0
-    assert report["failures"][0]["problems"][0].startswith("исключение")
+    report = evaluate(path, toolbox, SplitChoice.dev)
+    assert report.figures().cases == 2 and report.figures().results_correct == 1.0
+    assert [f.id for f in report.failures] == ["v2"]
+    assert report.failures[0].problems[0].startswith("исключение OverflowError")
