@@ -46,19 +46,18 @@ def trigrams(text: str) -> frozenset[str]:
 
 
 def _texts(row: dict[str, Any]) -> Iterator[str]:
-    """Every user-written string of an eval row: question, text, dialogue turns, thread."""
+    """Every user-written string of an eval row: question, text, the earlier questions of a
+    calculation row (`after`), dialogue turns, thread."""
     for key in ("question", "text"):
         if isinstance(row.get(key), str):
             yield row[key]
+    for earlier in row.get("after", []):
+        if isinstance(earlier, str):
+            yield earlier
     for turn in row.get("turns", []):
         yield turn.get("user", "")
     for message in row.get("thread", []):
         yield message.get("content", "")
-    for earlier in (
-        row.get("expect", {}).get("after", []) if isinstance(row.get("expect"), dict) else []
-    ):
-        if isinstance(earlier, str):
-            yield earlier
 
 
 def eval_questions(eval_dir: Path) -> list[tuple[str, str]]:
