@@ -16,12 +16,13 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "eval" / "data"
 
 
 def _questions(n: int) -> list[str]:
     out: list[str] = []
     for name in ("retrieval.jsonl", "numeric.jsonl", "out_of_scope.jsonl"):
-        rows = [json.loads(x) for x in (ROOT / "eval" / name).read_text("utf-8").splitlines() if x]
+        rows = [json.loads(x) for x in (DATA / name).read_text("utf-8").splitlines() if x]
         out += [r["question"] for r in rows]
     step = max(1, len(out) // n)
     return out[::step][:n]

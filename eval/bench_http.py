@@ -4,7 +4,7 @@
     .venv/bin/python eval/bench_http.py --url http://127.0.0.1:8000 --requests 300
 
 The started server uses a temporary SQLite database and no rate limit; questions are the Russian
-retrieval set (eval/retrieval.jsonl), each request a fresh conversation through POST /v1/chat.
+retrieval set (eval/data/retrieval.jsonl), each request a fresh conversation through POST /v1/chat.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import httpx
 from benchlib import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
-QUESTIONS_FILE = ROOT / "eval" / "retrieval.jsonl"
+QUESTIONS_FILE = ROOT / "eval" / "data" / "retrieval.jsonl"
 BUILTIN_QUESTIONS = [
     "Что такое HBM и чем она отличается от GDDR?",
     "Зачем нужен KV-кэш при инференсе?",

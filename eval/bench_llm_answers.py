@@ -39,8 +39,8 @@ WARMUP = "что такое NVLink?"
 
 def pick_questions(n: int, split: str = "dev") -> list[dict[str, Any]]:
     """Rows of one split in file order: 16 term, 10 comparison, 14 numeric (4 calculators)."""
-    retrieval = _rows(ROOT / "eval" / "retrieval.jsonl", split)
-    numeric = _rows(ROOT / "eval" / "numeric.jsonl", split)
+    retrieval = _rows(ROOT / "eval" / "data" / "retrieval.jsonl", split)
+    numeric = _rows(ROOT / "eval" / "data" / "numeric.jsonl", split)
     wanted = {**TERM_MIX, "comparison": 10}
     out: list[dict[str, Any]] = []
     for category, count in wanted.items():

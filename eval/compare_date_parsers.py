@@ -33,7 +33,7 @@ CATEGORIES = ("duration-words", "date-range", "year-in-text")
 def cases() -> list[tuple[str, float | None]]:
     """(question, expected rental hours or None) for the dev rows that exercise dates."""
     out: list[tuple[str, float | None]] = []
-    for line in (ROOT / "eval" / "numeric_phrased.jsonl").read_text("utf-8").splitlines():
+    for line in (ROOT / "eval" / "data" / "numeric_phrased.jsonl").read_text("utf-8").splitlines():
         row = json.loads(line)
         if row["split"] == "dev" and row["category"] in CATEGORIES:
             out.append(
@@ -42,7 +42,7 @@ def cases() -> list[tuple[str, float | None]]:
                     float(row["values"]["hours"]) if "hours" in row["values"] else None,
                 )
             )
-    for line in (ROOT / "eval" / "robustness.jsonl").read_text("utf-8").splitlines():
+    for line in (ROOT / "eval" / "data" / "robustness.jsonl").read_text("utf-8").splitlines():
         row = json.loads(line)
         dated = row["split"] == "dev" and row["category"] in ("year", "date")
         if dated and "gpu_cost" in str(row.get("expect", {}).get("not_tool", "")):

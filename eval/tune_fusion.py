@@ -25,9 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.evaluation.retrieval import EvalRow, load_dataset  # noqa: E402
+from assistant.evaluation.retrieval import load_dataset  # noqa: E402
+from assistant.evaluation.rows import RetrievalRow  # noqa: E402
 from assistant.evaluation.sets import SplitChoice  # noqa: E402
 from assistant.search.retrieval import FusionWeights, fuse, merge  # noqa: E402
+
+DATA = ROOT / "eval" / "data"
 
 SETS = ("retrieval", "problems")
 GRID = {
@@ -41,14 +44,14 @@ GRID = {
 
 @dataclass(frozen=True)
 class Legs:
-    row: EvalRow
+    row: RetrievalRow
     texts: dict[str, float]
     asked: dict[str, float]
     bm25: dict[str, float]
     alias: dict[str, float]
 
 
-def collect(rows: list[EvalRow]) -> list[Legs]:
+def collect(rows: list[RetrievalRow]) -> list[Legs]:
     from assistant.pipeline import build_retriever
     from assistant.settings import load_settings
 
@@ -98,7 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", type=Path, help="write the result here")
     args = parser.parse_args()
-    sets = {name: load_dataset(ROOT / "eval" / f"{name}.jsonl", SplitChoice.dev) for name in SETS}
+    sets = {name: load_dataset(DATA / f"{name}.jsonl", SplitChoice.dev) for name in SETS}
     rows = [row for name in SETS for row in sets[name]]
     legs = collect(rows)
     grid = candidates()

@@ -41,7 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.evaluation.sets import SplitChoice, read_jsonl, wanted  # noqa: E402
+from assistant.evaluation.rows import OutOfScopeRow, ProblemRow, RetrievalRow  # noqa: E402
+from assistant.evaluation.sets import SplitChoice, load  # noqa: E402
 from assistant.search import scope  # noqa: E402
 from assistant.search.retrieval import Retrieval  # noqa: E402
 from assistant.understanding.reader import ParsedMessage  # noqa: E402
@@ -65,8 +66,11 @@ class Case:
     retrieval: Retrieval
 
 
-def dev_rows(name: str) -> list[dict[str, Any]]:
-    return wanted(read_jsonl(ROOT / "eval" / f"{name}.jsonl"), SplitChoice.dev)
+ROWS = {"retrieval": RetrievalRow, "problems": ProblemRow, "out_of_scope": OutOfScopeRow}
+
+
+def dev_rows(name: str) -> list[RetrievalRow] | list[OutOfScopeRow]:
+    return load(ROOT / "eval" / "data" / f"{name}.jsonl", ROWS[name], SplitChoice.dev)
 
 
 def cases(pipeline: Any) -> list[Case]:
@@ -74,7 +78,7 @@ def cases(pipeline: Any) -> list[Case]:
     rows += [(r, False) for r in dev_rows("out_of_scope")]
     out = []
     for row, inside in rows:
-        q = str(row["question"])
+        q = row.question
         answer = pipeline.answer(q)
         message = pipeline.engine.reader.read(q)
         sig = message.signals
@@ -84,8 +88,8 @@ def cases(pipeline: Any) -> list[Case]:
             sig.injection or sig.not_ours or sig.counterpart
         )
         retrieval = pipeline.engine.retriever.retrieve(q, k=6)  # what the engine retrieves
-        gold = frozenset(row.get("gold", ()))
-        comparison = row.get("category") == "comparison"
+        gold = frozenset(row.gold) if isinstance(row, RetrievalRow) else frozenset()
+        comparison = row.category == "comparison"
         out.append(Case(q, inside, gold, comparison, answer.refused, scoped, message, retrieval))
     return out
 

@@ -10,7 +10,7 @@ Interface (stable; the answer engine is built against it):
     Tool.run(arguments: dict, catalog) -> ToolResult   validates; invalid input → ToolInputError
 
 Each calculator module (memory, training, fit, cost) defines its TOOL next to its formula. The
-definitions hold no data; `Toolbox(catalog)` (calculators/toolbox.py) runs them on one catalogue.
+definitions hold no data; `numeric.Calculations(catalog)` runs them on one catalogue.
 
 ToolResult (assistant.calculators.base): tool, inputs (every input used, defaults included),
 defaults (names of defaulted inputs), formula, values (computed numbers), summary_ru,

@@ -134,7 +134,7 @@ def _chat_turn(pipeline: Pipeline, message: str, history: list[Turn], verbose: b
 
 @eval_app.command("answers")
 def eval_answers(
-    eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval"),
+    eval_dir: Annotated[Path, typer.Option(help="Папка с наборами")] = Path("eval/data"),
     as_json: Annotated[bool, typer.Option("--json", help="Метрики одним JSON-объектом")] = False,
     limit: Annotated[
         int, typer.Option(help="Не больше N вопросов каждого сплита из каждого набора (0 — все)")
@@ -151,6 +151,6 @@ def eval_answers(
     with user_errors():
         report = evaluate(_pipeline(), eval_dir, limit=limit, choice=split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:
         render_report(report, console)

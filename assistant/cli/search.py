@@ -151,15 +151,15 @@ def eval_retrieval(
 ) -> None:
     """hit@1/3, Recall@3 и MRR@10: dense, BM25 и hybrid; dev и test рядом, по категориям.
 
-    По умолчанию — eval/retrieval.jsonl (цели задачи на test) и eval/problems.jsonl."""
+    По умолчанию — eval/data/retrieval.jsonl (цели задачи на test) и eval/data/problems.jsonl."""
     from assistant.evaluation.retrieval import evaluate_sets, render_table, render_targets
 
-    paths = dataset or [Path("eval/retrieval.jsonl"), Path("eval/problems.jsonl")]
+    paths = dataset or [Path("eval/data/retrieval.jsonl"), Path("eval/data/problems.jsonl")]
     with user_errors():
         report = evaluate_sets(_retriever(), paths, split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
         return
-    for name, data in report["sets"].items():
+    for name, data in report.sets.items():
         render_table(data, console, name)
     render_targets(report, console)

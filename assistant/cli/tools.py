@@ -161,7 +161,7 @@ def _solved_json(toolbox: Calculations, question: str) -> str:
 
 @eval_app.command("tools")
 def eval_tools(
-    path: str = typer.Option("eval/numeric.jsonl", "--file", help="Набор вопросов"),
+    path: str = typer.Option("eval/data/numeric.jsonl", "--file", help="Набор вопросов"),
     split: Annotated[
         SplitChoice,
         typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
@@ -169,22 +169,23 @@ def eval_tools(
     as_json: bool = typer.Option(False, "--json"),
     show: bool = typer.Option(False, "--show-failures", help="Показать ошибки (только dev)"),
 ) -> None:
-    """Точность извлечения параметров и правильность расчётов (eval/numeric.jsonl или
-    eval/numeric_phrased.jsonl), dev и test рядом."""
+    """Точность извлечения параметров и правильность расчётов (eval/data/numeric.jsonl
+    или eval/data/numeric_phrased.jsonl), dev и test рядом."""
     toolbox = _toolbox()
     with user_errors():
-        report = evaluate(Path(path), toolbox, split).as_dict()
+        report = evaluate(Path(path), toolbox, split)
     if as_json:
-        typer.echo(json.dumps(report, ensure_ascii=False))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
         return
-    for col, r in report["by_column"].items():
+    for col in report.cols:
+        r = report.column(col).figures()
         console.print(
-            f"{col}: вопросов {r['cases']}; извлечение параметров, точное совпадение "
-            f"{fmt(r['extraction_exact'])}; правильные результаты (при верном извлечении) "
-            f"{fmt(r['results_correct'])} из {r['results_checked']}",
+            f"{col}: вопросов {r.cases}; извлечение параметров, точное совпадение "
+            f"{fmt(r.extraction_exact)}; правильные результаты (при верном извлечении) "
+            f"{fmt(r.results_correct)} из {r.results_checked}",
             highlight=False,
         )
     if show:
-        for f in report["failures"]:
-            text = f"{f['id']} {f['question']}\n  " + "\n  ".join(f["problems"])
+        for f in report.failures:
+            text = f"{f.id} {f.question}\n  " + "\n  ".join(f.problems)
             console.print(text, markup=False, highlight=False)

@@ -1,1 +1,1 @@
-"""Eval sets (eval/*.jsonl) → quality reports for retrieval, calculators and answers."""
+"""Eval sets (eval/data/*.jsonl) → quality reports for retrieval, calculators and answers."""

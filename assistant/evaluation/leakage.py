@@ -1,4 +1,4 @@
-"""corpus `questions:` + eval/*.jsonl → pairs where a corpus question copies an eval question.
+"""corpus `questions:` + eval/data/*.jsonl → pairs where a corpus question copies an eval question.
 
 Why: the corpus questions are indexed and train the adapted model; one that repeats an eval
 question (any split) would score itself. A pair leaks when the two texts are equal after
@@ -17,7 +17,8 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from pydantic import JsonValue
 
 from assistant.corpus.glossary import load_glossary
 from assistant.settings import ROOT
@@ -45,29 +46,34 @@ def trigrams(text: str) -> frozenset[str]:
     return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
 
-def _texts(row: dict[str, Any]) -> Iterator[str]:
-    """Every user-written string of an eval row: question, text, dialogue turns, thread."""
+def _strings(value: JsonValue, key: str = "") -> Iterator[str]:
+    """The strings of a JSON list, or the `key` string of each object in it."""
+    for item in value if isinstance(value, list) else []:
+        if key and isinstance(item, dict):
+            item = item.get(key)
+        if isinstance(item, str):
+            yield item
+
+
+def _texts(row: dict[str, JsonValue]) -> Iterator[str]:
+    """Every user-written string of an eval row, of any set: question, text, the earlier
+    questions of a calculation row (`after`), dialogue turns, thread."""
     for key in ("question", "text"):
-        if isinstance(row.get(key), str):
-            yield row[key]
-    for turn in row.get("turns", []):
-        yield turn.get("user", "")
-    for message in row.get("thread", []):
-        yield message.get("content", "")
-    for earlier in (
-        row.get("expect", {}).get("after", []) if isinstance(row.get("expect"), dict) else []
-    ):
-        if isinstance(earlier, str):
-            yield earlier
+        value = row.get(key)
+        if isinstance(value, str):
+            yield value
+    yield from _strings(row.get("after"))
+    yield from _strings(row.get("turns"), "user")
+    yield from _strings(row.get("thread"), "content")
 
 
 def eval_questions(eval_dir: Path) -> list[tuple[str, str]]:
-    """(file:id, text) for every string in eval/*.jsonl."""
+    """(file:id, text) for every string in eval/data/*.jsonl."""
     out = []
     for path in sorted(eval_dir.glob("*.jsonl")):
         for line in path.read_text("utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
+            row: JsonValue = json.loads(line) if line.strip() else None
+            if isinstance(row, dict):
                 out += [(f"{path.stem}:{row.get('id', '?')}", t) for t in _texts(row) if t]
     return out
 
@@ -90,7 +96,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", type=float, default=THRESHOLD)
     args = parser.parse_args()
-    leaks = find_leaks(ROOT / "corpus", ROOT / "eval", args.threshold)
+    leaks = find_leaks(ROOT / "corpus", ROOT / "eval" / "data", args.threshold)
     for leak in leaks:
         print(f"{leak.jaccard:.2f}  {leak.slug}: «{leak.corpus_question}»")
         print(f"      {leak.eval_id}: «{leak.eval_question}»")

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from assistant.evaluation.rows import NuggetRow
 from assistant.schema import Answer
 from assistant.text.sentences import split_sentences
 
@@ -48,44 +49,6 @@ def _matches(patterns: Iterable[str], text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Nugget:
-    id: str
-    any: tuple[str, ...]
-    lead: bool = False
-
-
-@dataclass(frozen=True)
-class NuggetRow:
-    id: str
-    split: str
-    kind: str
-    question: str
-    nuggets: tuple[Nugget, ...] = ()
-    forbid: tuple[str, ...] = ()
-    decline: bool = False  # out of scope: a correct answer declines
-
-    @classmethod
-    def of(cls, row: dict[str, object]) -> NuggetRow:
-        raw = row.get("nuggets") or []
-        assert isinstance(raw, list)
-        nuggets = tuple(
-            Nugget(str(n["id"]), tuple(str(p) for p in n["any"]), bool(n.get("lead", False)))
-            for n in raw
-        )
-        forbid = row.get("forbid") or []
-        assert isinstance(forbid, list)
-        return cls(
-            id=str(row["id"]),
-            split=str(row["split"]),
-            kind=str(row["kind"]),
-            question=str(row["question"]),
-            nuggets=nuggets,
-            forbid=tuple(str(p) for p in forbid),
-            decline=row.get("expect") == "decline",
-        )
-
-
-@dataclass(frozen=True)
 class Scored:
     row: NuggetRow
     stated: tuple[str, ...]  # ids of the nuggets the answer states
@@ -95,7 +58,7 @@ class Scored:
 
     @property
     def complete(self) -> bool:
-        if self.row.decline:
+        if self.row.expect == "decline":
             return self.declined
         return (
             not self.declined and len(self.stated) == len(self.row.nuggets) and not self.forbidden
@@ -104,6 +67,13 @@ class Scored:
     @property
     def missed(self) -> tuple[str, ...]:
         return tuple(n.id for n in self.row.nuggets if n.id not in self.stated)
+
+    @property
+    def recall(self) -> float | None:
+        """The share of the row's facts the answer states (None for a decline row)."""
+        if self.row.expect == "decline" or not self.row.nuggets:
+            return None
+        return len(self.stated) / len(self.row.nuggets)
 
 
 def score(row: NuggetRow, answer: Answer) -> Scored:
@@ -130,7 +100,7 @@ class KindFigures:
     def add(self, s: Scored) -> None:
         self.rows += 1
         self.complete += s.complete
-        if not s.row.decline:
+        if s.row.expect != "decline":
             self.nuggets += len(s.row.nuggets)
             self.stated += len(s.stated)
             self.false_refusals += s.declined
@@ -161,7 +131,7 @@ class NuggetReport:
     def add(self, column: str, s: Scored) -> None:
         kinds = self.figures.setdefault(column, defaultdict(KindFigures))
         kinds[s.row.kind].add(s)
-        if not s.row.decline:
+        if s.row.expect != "decline":
             kinds["all"].add(s)
         if column == "dev" and not s.complete:
             self.misses.append(s)

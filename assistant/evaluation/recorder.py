@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from pydantic import JsonValue
 
 from assistant.answer import grounding
 from assistant.errors import AssistantError, InputError
@@ -26,7 +28,7 @@ class Answering(Protocol):
 
     def turns_for(self, message: str, answer: Answer) -> tuple[Turn, Turn]: ...
 
-    def ready(self) -> dict[str, Any]: ...
+    def ready(self) -> dict[str, JsonValue]: ...
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""eval/*.jsonl → rows; which rows a report column holds (dev and test side by side, or one).
+"""eval/data/*.jsonl → validated rows; which rows a report column holds (dev and test side by
+side, or one).
 
 Every row of every set carries `split`: "dev" (tune on it) or "test" (report only). A report
 shows dev and test side by side by default; `--split dev|test` keeps one, `--split all` pools
@@ -8,13 +9,18 @@ both into one column. Misses are listed for dev rows only: nobody tunes on test 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
+
+from pydantic import ValidationError
 
 from assistant.errors import CorpusError, CorpusProblem
+from assistant.evaluation.rows import Row
 
 SPLITS = ("dev", "test")
+R = TypeVar("R", bound=Row)
 
 
 class SplitChoice(StrEnum):
@@ -35,47 +41,65 @@ def in_column(split: str, column: str) -> bool:
     return column == "all" or split == column
 
 
-def wanted(rows: list[dict[str, Any]], choice: SplitChoice) -> list[dict[str, Any]]:
+def wanted(rows: Sequence[R], choice: SplitChoice) -> list[R]:
     """Rows any column of this choice needs (dev only for `--split dev`, and so on)."""
     cols = columns(choice)
-    return [r for r in rows if any(in_column(str(r.get("split")), c) for c in cols)]
+    return [r for r in rows if any(in_column(r.split, c) for c in cols)]
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """One JSON object per non-empty line; each must name its split (dev or test)."""
+def _problems(file: str, record: str, err: ValidationError) -> list[CorpusProblem]:
+    """Each field pydantic rejected, in Russian where the cause is a common one."""
+    out = []
+    for item in err.errors():
+        field = ".".join(str(p) for p in item["loc"]) or "-"
+        if field == "split":
+            message = "нужно dev или test"
+        elif item["type"] == "missing":
+            message = "нет поля"
+        elif item["type"] == "extra_forbidden":
+            message = "неизвестное поле (опечатка?)"
+        else:
+            message = item["msg"]
+        out.append(CorpusProblem(file, record, field, message))
+    return out
+
+
+def read_rows(path: Path, model: type[R]) -> list[R]:
+    """One JSON object per non-empty line (`#` starts a comment line), each a valid `model`;
+    every bad row is reported with its file, id (or line) and field."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as e:
         raise CorpusError([CorpusProblem(str(path), "-", "-", f"не читается: {e}")]) from e
-    rows, problems = [], []
+    rows: list[R] = []
+    problems: list[CorpusProblem] = []
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            row = json.loads(line)
+            raw = json.loads(line)
         except json.JSONDecodeError as e:
             problems.append(CorpusProblem(path.name, f"строка {n}", "-", f"не JSON: {e}"))
             continue
-        if not isinstance(row, dict) or row.get("split") not in SPLITS:
-            record = str(row.get("id", n)) if isinstance(row, dict) else str(n)
-            problems.append(CorpusProblem(path.name, record, "split", "нужно dev или test"))
-            continue
-        rows.append(row)
+        record = str(raw.get("id", n)) if isinstance(raw, dict) else str(n)
+        try:
+            rows.append(model.model_validate(raw))
+        except ValidationError as e:
+            problems += _problems(path.name, record, e)
     if problems:
         raise CorpusError(problems)
     return rows
 
 
-def load(path: Path, choice: SplitChoice, limit: int = 0) -> list[dict[str, Any]]:
+def load(path: Path, model: type[R], choice: SplitChoice, limit: int = 0) -> list[R]:
     """The rows this choice needs, at most `limit` per split (0 — all)."""
-    rows = wanted(read_jsonl(path), choice)
+    rows = wanted(read_rows(path, model), choice)
     if not limit:
         return rows
     kept: dict[str, int] = {}
     out = []
     for row in rows:
-        split = str(row["split"])
-        if kept.get(split, 0) < limit:
-            kept[split] = kept.get(split, 0) + 1
+        if kept.get(row.split, 0) < limit:
+            kept[row.split] = kept.get(row.split, 0) + 1
             out.append(row)
     return out

@@ -1,4 +1,4 @@
-"""eval/numeric*.jsonl → extraction exact-match and result correctness of the calculators,
+"""eval/data/numeric*.jsonl → extraction exact-match and result correctness of the calculators,
 dev and test side by side.
 
 One case per line:
@@ -16,31 +16,60 @@ values. Failures are listed for dev cases only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
-from assistant.errors import CorpusError, CorpusProblem
-from assistant.evaluation.sets import SplitChoice, columns, in_column, read_jsonl, wanted
-from assistant.numeric import Calculations, NumericOutcome
+from pydantic import JsonValue
+
+from assistant.evaluation.rows import NumericExpect, NumericRow, Values
+from assistant.evaluation.scoring import JsonObject
+from assistant.evaluation.sets import SplitChoice, columns, in_column, load
+from assistant.numeric import NumericOutcome
 
 HOURS_PER = {"hours": 1.0, "days": 24.0, "weeks": 168.0, "months": 730.0, "years": 8760.0}
 
 
-@dataclass
+class Solving(Protocol):
+    """What the evaluation needs from the calculators (`numeric.Calculations` has it): a
+    question, and the parameters the previous turn carried, → the calculation it asks for."""
+
+    def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome: ...
+
+
+@dataclass(frozen=True)
 class CaseResult:
     id: str
     question: str
     extraction_ok: bool
     result_ok: bool | None  # None: no values to check or extraction wrong
-    problems: list[str] = field(default_factory=list)
+    problems: tuple[str, ...] = ()
     split: str = "dev"
     category: str = ""
 
 
-@dataclass
+@dataclass(frozen=True)
+class Figures:
+    """Extraction exact-match over the cases, result correctness over those checked."""
+
+    cases: int
+    extraction_exact: float
+    results_checked: int
+    results_correct: float
+
+    def as_json(self) -> JsonObject:
+        return {
+            "cases": self.cases,
+            "extraction_exact": self.extraction_exact,
+            "results_checked": self.results_checked,
+            "results_correct": self.results_correct,
+        }
+
+
+@dataclass(frozen=True)
 class Report:
-    cases: list[CaseResult]
+    cases: tuple[CaseResult, ...]
     cols: tuple[str, ...] = ("all",)
 
     @property
@@ -55,43 +84,35 @@ class Report:
     def result_rate(self) -> float:
         return sum(bool(c.result_ok) for c in self.checked) / max(1, len(self.checked))
 
+    @property
+    def failures(self) -> tuple[CaseResult, ...]:
+        """The dev cases with a problem: test failures are never listed."""
+        return tuple(c for c in self.cases if c.problems and c.split == "dev")
+
     def column(self, col: str) -> Report:
-        return Report([c for c in self.cases if in_column(c.split, col)], (col,))
+        return Report(tuple(c for c in self.cases if in_column(c.split, col)), (col,))
 
-    def figures(self) -> dict[str, Any]:
-        return {
-            "cases": len(self.cases),
-            "extraction_exact": round(self.extraction_rate, 4),
-            "results_checked": len(self.checked),
-            "results_correct": round(self.result_rate, 4),
-        }
+    def figures(self) -> Figures:
+        return Figures(
+            len(self.cases),
+            round(self.extraction_rate, 4),
+            len(self.checked),
+            round(self.result_rate, 4),
+        )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """Figures over every case of the chosen splits, then per column; dev failures only."""
-        return {
-            **self.figures(),
+        return self.figures().as_json() | {
             "columns": list(self.cols),
-            "by_column": {col: self.column(col).figures() for col in self.cols},
+            "by_column": {col: self.column(col).figures().as_json() for col in self.cols},
             "failures": [
-                {"id": c.id, "question": c.question, "problems": c.problems}
-                for c in self.cases
-                if c.problems and c.split == "dev"
+                {"id": c.id, "question": c.question, "problems": list(c.problems)}
+                for c in self.failures
             ],
         }
 
 
-def load(path: Path, choice: SplitChoice = SplitChoice.both) -> list[dict[str, Any]]:
-    cases = wanted(read_jsonl(path), choice)
-    for i, case in enumerate(cases, 1):
-        if "question" not in case or "expect" not in case:
-            problem = CorpusProblem(
-                path.name, str(case.get("id", i)), "question/expect", "нет поля"
-            )
-            raise CorpusError([problem])
-    return cases
-
-
-def same(a: Any, b: Any) -> bool:
+def same(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -101,14 +122,14 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _solve_chain(case: dict[str, Any], toolbox: Calculations) -> NumericOutcome:
-    carried: dict[str, Any] | None = None
-    for prev in case.get("after", []):
+def _solve_chain(case: NumericRow, toolbox: Solving) -> NumericOutcome:
+    carried: dict[str, object] | None = None
+    for prev in case.after:
         carried = toolbox.solve(prev, carried).params
-    return toolbox.solve(case["question"], carried)
+    return toolbox.solve(case.question, carried)
 
 
-def run_case(case: dict[str, Any], toolbox: Calculations) -> CaseResult:
+def run_case(case: NumericRow, toolbox: Solving) -> CaseResult:
     """Solve the case (after its follow-up chain); an exception is a failed case, not the end."""
     out: NumericOutcome | None = None
     try:
@@ -116,51 +137,54 @@ def run_case(case: dict[str, Any], toolbox: Calculations) -> CaseResult:
     except Exception as e:  # one broken question must not stop the evaluation
         problems = [f"исключение {type(e).__name__}: {e}"]
     if out is not None:
-        problems = _extraction_problems(case["expect"], out)
+        problems = _extraction_problems(case.expect, out)
     extraction_ok = not problems
     result_ok = None
-    if out is not None and extraction_ok and case.get("values"):
-        value_problems = _value_problems(case["values"], out)
+    if out is not None and extraction_ok and case.values:
+        value_problems = _value_problems(case.values, out)
         problems += value_problems
         result_ok = not value_problems
     return CaseResult(
-        case.get("id", ""),
-        case["question"],
+        case.id,
+        case.question,
         extraction_ok,
         result_ok,
-        problems,
-        str(case.get("split", "dev")),
-        str(case.get("category", "")),
+        tuple(problems),
+        case.split,
+        case.category,
     )
 
 
-def in_hours(arguments: dict[str, Any]) -> dict[str, Any]:
+def in_hours(arguments: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
     """duration + duration_unit → one duration in hours, so equal spans compare equal."""
     if "duration" not in arguments:
-        return arguments
+        return dict(arguments)
     out = {k: v for k, v in arguments.items() if k not in ("duration", "duration_unit")}
     unit = str(arguments.get("duration_unit", "hours"))
-    out["duration_hours"] = float(arguments["duration"]) * HOURS_PER.get(unit, float("nan"))
+    duration = arguments["duration"]
+    hours = float(duration) if isinstance(duration, int | float | str) else float("nan")
+    out["duration_hours"] = hours * HOURS_PER.get(unit, float("nan"))
     return out
 
 
-def _extraction_problems(expect: dict[str, Any], out: NumericOutcome) -> list[str]:
+def _extraction_problems(expect: NumericExpect, out: NumericOutcome) -> list[str]:
     problems = []
-    if expect.get("is_numeric", True) != out.is_numeric:
-        problems.append(f"is_numeric: ожидалось {expect.get('is_numeric', True)}")
+    if expect.is_numeric != out.is_numeric:
+        problems.append(f"is_numeric: ожидалось {expect.is_numeric}")
     if not out.is_numeric:
         return problems
-    if expect.get("tool") != out.tool:
-        problems.append(f"tool: ожидался {expect.get('tool')}, получен {out.tool}")
-    want, got = in_hours(expect.get("arguments", {})), in_hours(out.arguments)
+    if expect.tool != out.tool:
+        problems.append(f"tool: ожидался {expect.tool}, получен {out.tool}")
+    want, got = in_hours(expect.arguments), in_hours(out.arguments)
     if set(want) != set(got) or not all(same(want[k], got[k]) for k in want):
         problems.append(f"arguments: ожидались {want}, получены {out.arguments}")
-    if expect.get("missing", []) != out.missing:
-        problems.append(f"missing: ожидалось {expect.get('missing', [])}, получено {out.missing}")
+    if list(expect.missing) != out.missing:
+        missing = list(expect.missing)
+        problems.append(f"missing: ожидалось {missing}, получено {out.missing}")
     return problems
 
 
-def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
+def _value_problems(values: Values, out: NumericOutcome) -> list[str]:
     if not out.results:
         return ["нет результата расчёта"]
     got = out.results[0].values
@@ -171,5 +195,6 @@ def _value_problems(values: dict[str, Any], out: NumericOutcome) -> list[str]:
     ]
 
 
-def evaluate(path: Path, toolbox: Calculations, choice: SplitChoice = SplitChoice.both) -> Report:
-    return Report([run_case(c, toolbox) for c in load(path, choice)], columns(choice))
+def evaluate(path: Path, toolbox: Solving, choice: SplitChoice = SplitChoice.both) -> Report:
+    cases = load(path, NumericRow, choice)
+    return Report(tuple(run_case(c, toolbox) for c in cases), columns(choice))

@@ -1,5 +1,6 @@
 """Scripted stand-ins for the evaluation runner: the same `answer` / `turns_for` / `ready`
-interface as `assistant.pipeline.Pipeline`, and `search` as a retriever, answering from a script.
+interface as `assistant.pipeline.Pipeline`, and `search` as a retriever, answering from a script;
+`solve` as the calculators, raising where the script says a bug is.
 
 They let the runner's own logic (splits, checks, caught exceptions, targets) be tested in
 milliseconds; the real pipeline is what `assistant eval …` runs.
@@ -11,7 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.numeric import NumericOutcome
 from assistant.schema import Answer, AnswerMeta, Citation, SearchHit, ToolCall, Turn
+from tests.helpers import TOOLBOX
 
 Reply = Answer | Exception | Callable[[Sequence[Turn]], Answer]
 
@@ -81,3 +84,15 @@ class ScriptedRetriever:
         slugs = self.hybrid.get(query) if mode == "hybrid" else None
         slugs = slugs or self.ranking.get(query, [])
         return [SearchHit(slug=s, title=s, score=1.0 / (i + 1)) for i, s in enumerate(slugs[:k])]
+
+
+@dataclass
+class BrokenToolbox:
+    """The real calculators, except that one question raises, as a bug in a reader would."""
+
+    broken: str
+
+    def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome:
+        if message == self.broken:
+            raise OverflowError("int too large to convert to float")
+        return TOOLBOX.solve(message, carried)

@@ -6,15 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import JsonValue
 from typer.testing import CliRunner
 
 from assistant.cli import _register_all, app
 from assistant.evaluation.retrieval import evaluate_sets
-from assistant.evaluation.sets import SplitChoice, read_jsonl
+from assistant.evaluation.rows import NumericRow
+from assistant.evaluation.sets import SplitChoice, read_rows
 from assistant.evaluation.tools import CaseResult, Report, in_hours
 from assistant.settings import ROOT
-from tests.evaluation.stand_in import ScriptedRetriever
-from tests.helpers import TOOLBOX
+from tests.evaluation.stand_in import BrokenToolbox, ScriptedRetriever
 
 
 def _write(path: Path, rows: list[dict[str, object]]) -> Path:
@@ -41,33 +42,58 @@ def test_retrieval_hit_at_k_targets_and_misses(tmp_path: Path) -> None:
         {"q1": ["a", "z"], "q2": ["z", "y", "b"], "q3": ["a", "z", "y", "c"], "q4": ["y", "z", "c"]}
     )
     report = evaluate_sets(retriever, [retrieval, problems])
-    test = report["sets"]["retrieval"]["by_column"]["test"]["overall"]["hybrid"]
-    assert (test["hit@1"], test["hit@3"]) == (0.5, 1.0)
-    dev = report["sets"]["retrieval"]["by_column"]["dev"]["overall"]["hybrid"]
-    assert dev["recall@3"] == 0.5 and dev["hit@3"] == 1.0  # one of two compared entries
-    assert [m["id"] for m in report["sets"]["retrieval"]["misses"]] == ["r3"]
-    assert report["sets"]["problems"]["misses"] == []  # any gold entry in the top 3 is enough
-    got = {(t["metric"], t["met"]) for t in report["targets"]}
+    test = report.sets["retrieval"].by_column["test"].overall["hybrid"]
+    assert (test.hit1, test.hit3) == (0.5, 1.0)
+    dev = report.sets["retrieval"].by_column["dev"].overall["hybrid"]
+    assert dev.recall3 == 0.5 and dev.hit3 == 1.0  # one of two compared entries
+    assert [m.id for m in report.sets["retrieval"].misses] == ["r3"]
+    assert report.sets["problems"].misses == ()  # any gold entry in the top 3 is enough
+    got = {(t.metric, t.met) for t in report.targets}
     assert got == {("hit@1", False), ("hit@3", True)}
+    printed = json.loads(json.dumps(report.as_json()))  # what `--json` prints
+    assert printed["sets"]["retrieval"]["misses"] == [
+        {"id": "r3", "question": "q3", "gold": ["a", "c"], "top3": ["a", "z", "y"]}
+    ]
+    direct = printed["sets"]["retrieval"]["by_column"]["test"]["categories"]["direct"]
+    assert list(direct) == ["n", "dense", "bm25", "hybrid"] and direct["n"] == 2
+    assert list(direct["hybrid"]) == [
+        "hit@1",
+        "hit@3",
+        "recall@1",
+        "recall@3",
+        "recall@5",
+        "mrr@10",
+    ]
 
 
 def test_durations_compare_in_hours() -> None:
-    days = {"gpu": "h100-sxm", "duration": 15, "duration_unit": "days"}
+    days: dict[str, JsonValue] = {"gpu": "h100-sxm", "duration": 15, "duration_unit": "days"}
     assert in_hours(days) == in_hours({"gpu": "h100-sxm", "duration": 360})
     assert in_hours({"duration": 1, "duration_unit": "months"})["duration_hours"] == 730
     assert in_hours({"gpus": 8}) == {"gpus": 8}
 
 
 def test_tools_report_columns_and_dev_failures_only() -> None:
-    cases = [
-        CaseResult("a", "q", True, True, [], "dev"),
-        CaseResult("b", "q", False, None, ["tool"], "dev"),
-        CaseResult("c", "q", False, None, ["tool"], "test"),
+    cases = (
+        CaseResult("a", "q", True, True, (), "dev"),
+        CaseResult("b", "q", False, None, ("tool",), "dev"),
+        CaseResult("c", "q", False, None, ("tool",), "test"),
+    )
+    report = Report(cases, ("dev", "test"))
+    assert report.column("dev").figures().extraction_exact == 0.5
+    assert report.column("test").figures().extraction_exact == 0.0
+    assert [f.id for f in report.failures] == ["b"]
+    printed = json.loads(json.dumps(report.as_json()))  # what `--json` prints
+    assert list(printed) == [
+        "cases",
+        "extraction_exact",
+        "results_checked",
+        "results_correct",
+        "columns",
+        "by_column",
+        "failures",
     ]
-    report = Report(cases, ("dev", "test")).as_dict()
-    assert report["by_column"]["dev"]["extraction_exact"] == 0.5
-    assert report["by_column"]["test"]["extraction_exact"] == 0.0
-    assert [f["id"] for f in report["failures"]] == ["b"]
+    assert printed["failures"] == [{"id": "b", "question": "q", "problems": ["tool"]}]
 
 
 def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
@@ -75,7 +101,8 @@ def test_cli_eval_tools_keeps_to_the_split_asked_for() -> None:
     result = CliRunner().invoke(app, ["eval", "tools", "--split", "dev", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    dev_rows = [r for r in read_jsonl(ROOT / "eval" / "numeric.jsonl") if r["split"] == "dev"]
+    rows = read_rows(ROOT / "eval" / "data" / "numeric.jsonl", NumericRow)
+    dev_rows = [r for r in rows if r.split == "dev"]
     assert list(report["by_column"]) == ["dev"] and report["cases"] == len(dev_rows)
 
 
@@ -100,11 +127,13 @@ def test_a_question_that_raises_is_a_failed_case_not_the_end(tmp_path: Path) -> 
                 "id": "v2",
                 "split": "dev",
                 "question": "а в FP4?",
-                "after": [None],
+                "after": ["сколько памяти нужно 70B в FP8?"],
                 "expect": {"tool": "vram_inference"},
             },
         ],
     )
-    report = evaluate(path, TOOLBOX, SplitChoice.dev).as_dict()
-    assert report["cases"] == 2 and report["results_correct"] == 1.0
-    assert report["failures"][0]["problems"][0].startswith("исключение")
+    toolbox = BrokenToolbox(broken="сколько памяти нужно 70B в FP8?")
+    report = evaluate(path, toolbox, SplitChoice.dev)
+    assert report.figures().cases == 2 and report.figures().results_correct == 1.0
+    assert [f.id for f in report.failures] == ["v2"]
+    assert report.failures[0].problems[0].startswith("исключение OverflowError")
