@@ -89,7 +89,7 @@ class Engine:
         if u.kind is Kind.handoff:  # refunds, outages, accounts: people decide
             return p.answerer.handoff(u)
         if u.kind is Kind.greeting:
-            return p.answerer.fixed("greeting", u, thanks=parsed.signals.thanks)
+            return p.answerer.fixed("greeting", u)
         # an injection, or other vendors' prices, stocks, contracts: never calculate or guess
         route: Route = "injection" if u.kind is Kind.injection else "out_of_scope"
         return p.answerer.fixed(route, u, refused=True)
@@ -100,6 +100,10 @@ class Engine:
         searched = p.lookup.find(u.message, text, history)
         if u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison):  # the catalogue answers first
             return p.answerer.gpus(u, searched, history)
+        if u.reading.ask is Ask.provider:  # FullGPU's own sentence first
+            answer = p.answerer.provider(u, searched, history)
+            if answer is not None:
+                return answer
         if not searched.scope.in_scope:
             return p.answerer.outside(u, searched)
         return no_throughput_figure(p.answerer.explain(u, searched, history), u.message)

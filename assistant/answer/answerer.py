@@ -16,10 +16,17 @@ from assistant.answer import evidence
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text
-from assistant.answer.compose import Picked, SentenceBank, general_first, with_marker
+from assistant.answer.compose import (
+    Picked,
+    SentenceBank,
+    general_first,
+    is_reference,
+    with_marker,
+)
 from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
+from assistant.answer.plans import offered_lead, provider_lead
 from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
@@ -47,11 +54,10 @@ class Answerer:
         self.embedded = embedded
         self.guard = guard
 
-    def fixed(
-        self, route: Route, u: Understanding, *, refused: bool = False, thanks: bool = False
-    ) -> Answer:
+    def fixed(self, route: Route, u: Understanding, *, refused: bool = False) -> Answer:
         text = u.message.text
-        ctx = AnswerContext(route=route, message=text, question=text, thanks=thanks)
+        chat = u.message.signals.chat
+        ctx = AnswerContext(route=route, message=text, question=text, chat=chat)
         meta = AnswerMeta(question=text, params=u.carried.stored(), confidence="high")
         return Answer(
             answer=self.embedded.generate(ctx),
@@ -138,6 +144,75 @@ class Answerer:
             confidence="high",
         )
         meta.evidence = [evidence.evidence(p) for p in picked]
+        return self._finish(ctx, meta)
+
+    def provider(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer | None:
+        """What FullGPU does, includes or does not: its own sentence first, yes or no before
+        it; whether a card is rented out, from its sheet. None: no such sentence found."""
+        gpus = [self.catalog.gpus[g] for g in u.message.gpus]
+        named = [s for s, v in u.message.terms.items() if v >= 1.0]  # not implied by a card
+        if len(gpus) == 1 and u.reading.fields in ((), ("offered",)) and not named:
+            return self._offered(u, gpus[0], searched, history)
+        found = provider_lead(
+            self.bank, self.entries, searched.retrieval, searched.question.text, u.reading
+        )
+        if found is None:
+            return None
+        entry, question = found.entry, searched.question.text
+        scored = self.bank.scores(entry, searched.retrieval.vector, question)
+        rest = [
+            s
+            for s, _ in sorted(scored, key=lambda x: -x[1])
+            if s != found.sentence and not is_reference(s, entry)
+        ][:1]
+        picked = (Picked(entry, 1, tuple(rest)),) if rest else ()
+        ctx = AnswerContext(
+            route="term",
+            message=u.message.text,
+            question=question,
+            history=history,
+            entries=(entry,),
+            picked=picked,
+            lead=(with_marker(found.text, 1),),
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=u.carried.stored(),
+            slugs=[entry.slug],
+            confidence=searched.scope.confidence,
+        )
+        meta.evidence = [evidence.evidence(Picked(entry, 1, (found.sentence, *rest)))]
+        return self._finish(ctx, meta)
+
+    def _offered(
+        self, u: Understanding, gpu: Gpu, searched: Searched, history: list[Turn]
+    ) -> Answer:
+        """«H100 PCIe у вас есть?»: yes or no from the card's sheet, and the versions offered."""
+        family = [
+            g
+            for g in self.catalog.gpus.values()
+            if not gpu.offered and g.offered and gpu.family and g.family == gpu.family
+        ]
+        sheets = tuple(self.entries[sheet_slug(g.id)] for g in (gpu, *family))
+        first, _, more = offered_lead(gpu, self.catalog).partition(" Из этой семьи")
+        lead = [with_marker(first, 1)]
+        if more:
+            lead.append(with_marker("Из этой семьи" + more, 2))
+        question = searched.question.text
+        ctx = AnswerContext(
+            route="term",
+            message=u.message.text,
+            question=question,
+            history=history,
+            entries=sheets,
+            lead=tuple(lead),
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=u.carried.stored(),
+            slugs=[e.slug for e in sheets],
+            confidence="high",
+        )
         return self._finish(ctx, meta)
 
     def _about(

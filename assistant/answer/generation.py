@@ -44,7 +44,7 @@ class AnswerContext:
     outcome: Outcome | None = None
     tool_text: str = ""  # the calculation's answer text (answer/calculations/text.py)
     defined_term: str = ""
-    thanks: bool = False
+    chat: str = ""  # which small-talk reply: hello, help, thanks, praise, bye
     # sentences the answer plan writes first (a catalogue figure, a verdict), markers included
     lead: tuple[str, ...] = ()
 
@@ -103,7 +103,7 @@ class EmbeddedGenerator:
 
     def generate(self, ctx: AnswerContext) -> str:
         if ctx.route == "greeting":
-            return self._render("greeting", examples=EXAMPLES, thanks=ctx.thanks)
+            return self._render("greeting", examples=EXAMPLES, chat=ctx.chat)
         if ctx.route in ("out_of_scope", "injection"):
             return self._render(ctx.route)
         if ctx.route == "not_found":

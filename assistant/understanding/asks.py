@@ -38,14 +38,22 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
     ("fp4", r"\bfp ?4\b|фп ?4"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
-    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между|pcie"),
-    ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation|\bsxm\b|\boam\b"),
-    ("offered", r"у вас|есть ли|есть в аренд\w*|сдаете|сдаёте|можно (?:взять|арендовать|снять)"),
+    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
+    ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
+    (
+        "offered",
+        r"у вас|есть ли|есть в аренд\w*|такие есть|есть такие|сдаете|сдаёте|"
+        r"можно (?:взять|арендовать|снять)|в наличии|предлагаете",
+    ),
 )
 _FIELD_RES = tuple((name, re.compile(rf"(?<![\w])(?:{p})")) for name, p in _FIELDS)
 
 _PROVIDER = re.compile(
-    r"(?<![\w])(?:у вас|вы\b|ваш\w*|fullgpu|фулгпу|фуллгпу|у себя|с вас|вами|вам\b)"
+    r"(?<![\w])(?:у вас|вы\b|ваш\w*|fullgpu|фулгпу|фуллгпу|у себя|с вас|вами|вам\b|"
+    r"можно (?:ли )?(?:взять|арендовать|снять|получить|подключить)|"
+    # a part of a card to rent: «пол-карты», «половину GPU», «кусок видеокарты»
+    r"пол[- ]?карт\w*|пол ?gpu|половин\w* (?:карт|gpu|гпу|видеокарт)\w*|"
+    r"(?:часть|кусок|долю) (?:карт|gpu|гпу|видеокарт)\w*)"
 )
 _ERROR_LOG = re.compile(
     r"traceback|outofmemoryerror|out of memory|\boom\b|cuda error|runtimeerror|valueerror|"
@@ -71,17 +79,40 @@ _QUESTION_FACT = re.compile(
 _DEFINITION = re.compile(rf"(?<![\w])(?:{DEFINITION}|что за|зачем нуж\w*|для чего)(?![\w])")
 
 
+# a question answered by yes or no («можно ли…», «есть ли…», «делите ли…»), not «сколько…»
+_YES_NO = re.compile(
+    r"(?<![\w])(?:ли|можно|нельзя|есть|бывает|берете|берёте|делите|даете|даёте|включен\w*|"
+    r"поддержива\w*|предоставля\w*|will|can|do|does|is|are)(?![\w])"
+)
+_WH = re.compile(
+    r"(?<![\w])(?:сколько|скока|какой|какая|какое|какие|каков\w*|как|что|чем|где|когда|"
+    r"почему|зачем|кто|how|what|which|why|when)(?![\w])"
+)
+_NEGATED_QUESTION = re.compile(r"(?<![\w])(?:не|нет|ни)(?![\w])")
+
+
 @dataclass(frozen=True)
 class Reading:
     """What kind of answer a question wants, and of a card what it asks."""
 
     ask: Ask
     fields: tuple[str, ...] = ()  # spec fields asked («memory», «tdp»…), in the order written
+    # a plain yes/no question («делите ли карту?»), not negated («можно не настраивать?»):
+    # the answer may open with «Да» or «Нет»
+    yes_no: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
     found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
     return tuple(name for _, name in sorted(found))
+
+
+def _yes_no(folded: str) -> bool:
+    return (
+        bool(_YES_NO.search(folded))
+        and not _WH.search(folded)
+        and not (_NEGATED_QUESTION.search(folded))
+    )
 
 
 def classify(message: ParsedMessage) -> Reading:
@@ -93,12 +124,13 @@ def classify(message: ParsedMessage) -> Reading:
     if len(gpus) >= 2 and not sized:
         return Reading(Ask.gpu_comparison, spec_fields(t))
     fields = spec_fields(t)
-    if len(gpus) == 1 and not sized and fields and not _PROBLEM.search(t):
+    spec = [f for f in fields if f != "offered"]
+    if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t):
         return Reading(Ask.gpu_fact, fields)
     if _PROBLEM.search(t):
         return Reading(Ask.problem)
-    if _PROVIDER.search(t):
-        return Reading(Ask.provider)
+    if _PROVIDER.search(t) or (len(gpus) == 1 and fields == ("offered",)):
+        return Reading(Ask.provider, fields, yes_no=_yes_no(t))
     if message.signals.comparison_cue or message.paired:
         return Reading(Ask.term_comparison)
     if message.signals.defined_term or _DEFINITION.search(t):

@@ -53,10 +53,27 @@ _GREETING = re.compile(
     r"доброго времени суток|приветики)\b"
 )
 _HELP = re.compile(
-    r"что (?:ты )?(?:умеешь|можешь)|чем (?:ты )?(?:можешь )?помочь|кто ты|ты кто|помощь|help|"
+    r"что (?:ты |вы )?(?:вообще )?(?:умеешь|умеете|можешь|можете)|(?:ты|вы) что (?:вообще )?"
+    r"(?:умеешь|умеете|можешь|можете)|(?:с )?чем (?:ты |вы )?(?:можешь |можете )?помочь|"
+    r"кто ты|ты кто|помощь|help|"
     r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь"
 )
 _THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
+# a goodbye or praise with nothing else asked: «ладно, пока», «хорошего вечера!», «вы лучшие»
+_BYE = re.compile(
+    r"^(?:(?:ну |ладно,? |ок,? |всё,? )?(?:пока\w*|до свидания|до встречи|всего доброго|"
+    r"всего хорошего|удачи|хорошего (?:дня|вечера|выходных)|доброй ночи|bye|goodbye|see you))\b"
+)
+_PRAISE = re.compile(
+    r"(?:вс[её] )?(?:заработал\w*|получилось|помогло|разобрал\w*)|(?:вы|ты) (?:лучш\w*|супер|"
+    r"молодц\w*|крут\w*)|супер|класс|отлично|круто|great|awesome"
+)
+CHATS = ("hello", "help", "thanks", "praise", "bye")
+# what may follow thanks or a greeting and still ask nothing: «спасибо, всё ясно!»
+_ACK = frozenset(
+    "все всё ясно понятно понял поняла разобрался разобралась ок окей хорошо отлично супер "
+    "выручили помогли помог очень большое огромное вам тебе".split()
+)
 _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
     r"в отличие|то же самое|одно и то же|same as|same thing"
@@ -131,6 +148,8 @@ class Signals:
     thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
     continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)
     throughput: bool = False  # asks for tokens per second: no calculator gives that
+    # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
+    chat: str = ""
 
 
 def signals(text: str, tokens: Tokens) -> Signals:
@@ -138,11 +157,19 @@ def signals(text: str, tokens: Tokens) -> Signals:
     t = tokens.folded
     n_words = len(tokens.words)
     rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
-    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and len(words(rest)) <= 1
-    greeting = small_talk or bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    acknowledged = all(w in _ACK for w in words(rest))
+    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and (
+        len(words(rest)) <= 1 or acknowledged
+    )
+    help_asked = bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    bye = bool(_BYE.match(t)) and len(words(t)) <= 5
+    praise = bool(_PRAISE.search(t)) and len(words(t)) <= 6 and not _DOMAIN.search(t)
+    greeting = small_talk or help_asked or bye or praise
+    chat = _chat(t, help_asked, bye, praise) if greeting else ""
     return Signals(
         injection=bool(_INJECTION.search(t)),
         greeting=greeting,
+        chat=chat,
         comparison_cue=bool(_COMPARISON.search(t)),
         weak_comparison=bool(_WEAK_COMPARISON.search(t)),
         domain=bool(_DOMAIN.search(t)),
@@ -154,6 +181,16 @@ def signals(text: str, tokens: Tokens) -> Signals:
         continues=bool(_CONTINUES.search(text.lower())),
         throughput=bool(_THROUGHPUT.search(t)),
     )
+
+
+def _chat(t: str, help_asked: bool, bye: bool, praise: bool) -> str:
+    if bye:
+        return "bye"
+    if _THANKS.match(t) and not help_asked:
+        return "praise" if praise else "thanks"
+    if praise:
+        return "praise"
+    return "help" if help_asked and not _GREETING.match(t) else "hello"
 
 
 def defined_term(text: str) -> str:

@@ -1,0 +1,108 @@
+"""Understanding + the glossary evidence → what an answer plan says first, per kind of question.
+
+    provider_lead(bank, entries, retrieval, question, reading)
+        → «Нет: FullGPU не делит GPU на разделы: …» (the provider's own sentence, yes or no first)
+    offered_lead(gpu, catalog) → «Нет: FullGPU не предлагает NVIDIA H100 PCIe в аренду. Из этой
+                                  семьи есть NVIDIA H100 SXM.»
+
+What each kind's first sentence must state: a fact — the fact; a card's spec — the figure
+(specs.py); cards compared — the main difference; a question about the provider — yes or no from
+FullGPU's own sentences; a problem — the likely cause, then what helps; small talk — a short
+reply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from assistant.answer.compose import SentenceBank
+from assistant.answer.specs import short_name
+from assistant.corpus.catalog import Catalog, Gpu
+from assistant.corpus.glossary import Entry
+from assistant.search.retrieval import Retrieval
+from assistant.text.tokens import lemmas
+from assistant.understanding.asks import Reading
+
+# a sentence that says what the provider does, includes or does not
+_PROVIDER = re.compile(r"FullGPU|(?<![\w])вами(?![\w])")
+# it says «no»: «не делит», «не использует», «без платы»
+_NEGATIVE = re.compile(r"(?<![\w])(?:не|нет|без)(?![\w])", re.IGNORECASE)
+PROVIDER_HITS = 5  # the provider's sentence must come from one of the best entries
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A sentence an answer opens with, from one entry."""
+
+    entry: Entry
+    sentence: str  # as the entry writes it
+    text: str  # as the answer says it («Нет: …»)
+
+
+def provider_lead(
+    bank: SentenceBank,
+    entries: Mapping[str, Entry],
+    retrieval: Retrieval,
+    question: str,
+    reading: Reading,
+) -> Lead | None:
+    """The provider's own sentence that best answers the question, from one of the best
+    entries; «Да: » or «Нет: » before it when the question is a plain yes/no one."""
+    best: tuple[float, Entry, str] | None = None
+    for hit in retrieval.hits[:PROVIDER_HITS]:
+        entry = entries.get(hit.slug)
+        if entry is None:
+            continue
+        for sentence, score in bank.scores(entry, retrieval.vector, question):
+            if _PROVIDER.search(sentence) and (best is None or score > best[0]):
+                best = (score, entry, sentence)
+    if best is None:
+        return None
+    _, entry, sentence = best
+    prefix = yes_or_no(sentence, question, reading)
+    return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
+
+
+def yes_or_no(sentence: str, question: str, reading: Reading) -> str:
+    """«Да: » or «Нет: » for a plain yes/no question, when the sentence speaks of what was
+    asked (a content word in common): «делите ли карту» — «FullGPU не делит GPU» is «Нет»;
+    «есть виртуализация?» — «серверы — это bare metal» says no word of it, so no verdict."""
+    if not reading.yes_no:
+        return ""
+    asked = set(lemmas(question)) - _GENERIC
+    if not asked & set(lemmas(sentence)):
+        return ""
+    return "Нет: " if _NEGATIVE.search(sentence) else "Да: "
+
+
+# words every provider question and sentence share: no evidence of what is asked
+_GENERIC = frozenset(
+    "fullgpu gpu гпу у вы ваш свой наш есть можно мочь быть весь сервер карта карточный "
+    "видеокарта тариф аренда арендовать взять 8 8-gpu".split()
+)
+
+
+def _after_colon(sentence: str) -> str:
+    """«В FullGPU …» → «в FullGPU …»; a name («FullGPU не делит…») keeps its capital."""
+    first = sentence.split(" ", 1)[0]
+    if re.match("[А-ЯЁ]", first) and (len(first) == 1 or first[1:].islower()):
+        return sentence[0].lower() + sentence[1:]
+    return sentence
+
+
+def offered_lead(gpu: Gpu, catalog: Catalog) -> str:
+    """Whether FullGPU rents the card out; for one it does not, the versions it does."""
+    name = short_name(gpu)
+    if gpu.offered:
+        return f"Да: {name} есть в аренде у FullGPU."
+    same = [
+        short_name(g)
+        for g in catalog.gpus.values()
+        if g.offered and gpu.family is not None and g.family == gpu.family
+    ]
+    text = f"Нет: FullGPU не предлагает {name} в аренду."
+    if same:
+        text += " Из этой семьи есть " + ", ".join(same) + "."
+    return text
