@@ -21,12 +21,13 @@ from assistant.answer.compose import (
     SentenceBank,
     general_first,
     is_reference,
+    standalone,
     with_marker,
 )
 from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
-from assistant.answer.plans import offered_lead, provider_lead
+from assistant.answer.plans import alternatives, offered_lead, provider_lead, vendor_lead
 from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
@@ -35,6 +36,8 @@ from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
+
+LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
 
 
 class Answerer:
@@ -150,9 +153,9 @@ class Answerer:
         """What FullGPU does, includes or does not: its own sentence first, yes or no before
         it; whether a card is rented out, from its sheet. None: no such sentence found."""
         gpus = [self.catalog.gpus[g] for g in u.message.gpus]
-        named = [s for s, v in u.message.terms.items() if v >= 1.0]  # not implied by a card
-        if len(gpus) == 1 and u.reading.fields in ((), ("offered",)) and not named:
-            return self._offered(u, gpus[0], searched, history)
+        only_cards = not self._named(u, gpus) and u.reading.fields in ((), ("offered",))
+        if only_cards and (len(gpus) == 1 or (not gpus and u.reading.vendors)):
+            return self._offered(u, gpus[:1], searched, history)
         found = provider_lead(
             self.bank, self.entries, searched.retrieval, searched.question.text, u.reading
         )
@@ -165,39 +168,49 @@ class Answerer:
             for s, _ in sorted(scored, key=lambda x: -x[1])
             if s != found.sentence and not is_reference(s, entry)
         ][:1]
-        picked = (Picked(entry, 1, tuple(rest)),) if rest else ()
+        picked = [Picked(entry, 1, tuple(rest))] if rest else []
+        top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
+        if top is not None and top.slug != entry.slug:  # the best entry stays cited, as support
+            best = evidence.answering(
+                self.bank, self.entries, [top.slug], searched.retrieval, question
+            )
+            if best is not None:
+                picked.append(Picked(top, 2, (best[1],)))
         ctx = AnswerContext(
             route="term",
             message=u.message.text,
             question=question,
             history=history,
-            entries=(entry,),
-            picked=picked,
+            entries=(entry, *(p.entry for p in picked if p.entry.slug != entry.slug)),
+            picked=tuple(picked),
             lead=(with_marker(found.text, 1),),
         )
         meta = AnswerMeta(
             question=question,
             params=u.carried.stored(),
-            slugs=[entry.slug],
+            slugs=[e.slug for e in ctx.entries],
             confidence=searched.scope.confidence,
         )
-        meta.evidence = [evidence.evidence(Picked(entry, 1, (found.sentence, *rest)))]
+        meta.evidence = [evidence.evidence(p) for p in picked]
         return self._finish(ctx, meta)
 
     def _offered(
-        self, u: Understanding, gpu: Gpu, searched: Searched, history: list[Turn]
+        self, u: Understanding, gpus: list[Gpu], searched: Searched, history: list[Turn]
     ) -> Answer:
-        """«H100 PCIe у вас есть?»: yes or no from the card's sheet, and the versions offered."""
-        family = [
-            g
-            for g in self.catalog.gpus.values()
-            if not gpu.offered and g.offered and gpu.family and g.family == gpu.family
-        ]
-        sheets = tuple(self.entries[sheet_slug(g.id)] for g in (gpu, *family))
-        first, _, more = offered_lead(gpu, self.catalog).partition(" Из этой семьи")
-        lead = [with_marker(first, 1)]
-        if more:
-            lead.append(with_marker("Из этой семьи" + more, 2))
+        """«H100 PCIe у вас есть?»: yes or no from the card's sheet and what FullGPU rents out
+        instead; «у вас AMD есть?»: the vendor's cards it rents out, from their sheets."""
+        if gpus:
+            others, family = alternatives(gpus[0], self.catalog)
+            lines = offered_lead(gpus[0], others[:1], family)
+            cards = [gpus[0], *others[:1]] if len(lines) > 1 else gpus[:1]
+            lead = [with_marker(line, n) for n, line in enumerate(lines, 1)]
+        else:
+            cards = [
+                g for g in self.catalog.gpus.values() if g.offered and g.vendor in u.reading.vendors
+            ]
+            marks = "".join(f"[{n}]" for n in range(1, len(cards) + 1))
+            lead = [vendor_lead(cards).removesuffix(".") + f" {marks}."]
+        sheets = tuple(self.entries[sheet_slug(g.id)] for g in cards)
         question = searched.question.text
         ctx = AnswerContext(
             route="term",
@@ -214,6 +227,18 @@ class Answerer:
             confidence="high",
         )
         return self._finish(ctx, meta)
+
+    def _named(self, u: Understanding, gpus: list[Gpu]) -> list[str]:
+        """Glossary entries the customer wrote out, not implied by a card or part of its name
+        («H100 PCIe» does not ask about PCIe Gen5)."""
+        names = " ".join(f"{g.name} {' '.join(g.aliases)}" for g in gpus).lower()
+        return [
+            slug
+            for slug, strength in u.message.terms.items()
+            if strength >= 1.0
+            and slug in self.entries
+            and not any(n.lower() in names for n in self.entries[slug].names if len(n) >= 3)
+        ]
 
     def _about(
         self, gpus: list[Gpu], searched: Searched, question: str, first: int
@@ -264,6 +289,9 @@ class Answerer:
             # «что такое NVLink» stays focused
             slugs = evidence.supporting(self.bank, self.entries, slugs, retrieval, question)
         seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
+        found = self._lead(u, slugs, searched, question, route)
+        if found is not None:  # the entry whose sentence leads is cited first
+            slugs = [found[0], *(s for s in slugs if s != found[0])]
         picked = evidence.select(
             self.bank,
             self.entries,
@@ -273,6 +301,12 @@ class Answerer:
             comparison=route == "comparison",
             seen=seen,
         )
+        lead: tuple[str, ...] = ()
+        if found is not None and picked and picked[0].entry.slug == found[0]:
+            first = picked[0]
+            rest = tuple(s for s in first.sentences if s != found[1])
+            picked = (Picked(first.entry, first.number, rest), *picked[1:])
+            lead = (with_marker(standalone(first.entry, found[1]), first.number),)
         ctx = AnswerContext(
             route=route,
             message=message.text,
@@ -280,6 +314,7 @@ class Answerer:
             history=history,
             entries=tuple(p.entry for p in picked),
             picked=picked,
+            lead=lead,
         )
         meta = AnswerMeta(
             question=question,
@@ -296,6 +331,28 @@ class Answerer:
             update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
             return answer.model_copy(update=update)
         return answer
+
+    def _lead(
+        self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route
+    ) -> tuple[str, str] | None:
+        """The sentence an answer plan opens with: for a fact, the fact (not the entry's first
+        line); for two terms compared, the sentence of one that names the other."""
+        ask = u.reading.ask
+        top = slugs[:2]
+        if ask is Ask.fact:
+            return evidence.answering(
+                self.bank, self.entries, top, searched.retrieval, question, switch=LEAD_SWITCH
+            )
+        if route == "comparison" or ask is Ask.term_comparison:
+            return evidence.answering(
+                self.bank,
+                self.entries,
+                top,
+                searched.retrieval,
+                question,
+                mentioning_other=True,
+            )
+        return None
 
     def _finish(
         self,

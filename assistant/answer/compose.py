@@ -138,6 +138,21 @@ def paragraph(picked: Picked) -> str:
     return " ".join(with_marker(s, picked.number) for s in sents)
 
 
+def standalone(entry: Entry, sentence: str) -> str:
+    """A sentence taken out of its entry to open an answer: «Он передаёт…» names the term, and
+    one that does not name it at all gets it in front («InfiniBand: современные поколения…»)."""
+    if _PRONOUN.match(sentence):
+        return _PRONOUN.sub(short_name(entry) + " ", sentence, count=1)
+    if _opens_with_name(entry, sentence) or any(
+        normalize_name(n) in normalize_name(sentence) for n in entry.names if len(n) >= 3
+    ):
+        return sentence
+    word = _LEAD_WORD.match(sentence)
+    if word and not word.group(1).isupper():
+        return f"{short_name(entry)}: {sentence[0].lower()}{sentence[1:]}"
+    return f"{short_name(entry)}: {sentence}"
+
+
 def short_name(entry: Entry) -> str:
     """«Видеопамять (VRAM)» → «Видеопамять»: the name as a sentence's subject."""
     return re.sub(r"\s*\(.*?\)\s*$", "", entry.title).strip() or entry.title

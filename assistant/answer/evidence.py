@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant.answer.compose import Picked, SentenceBank, pick
+from assistant.answer.compose import Picked, SentenceBank, is_reference, pick
 from assistant.corpus.glossary import Entry
 from assistant.schema import Evidence
 from assistant.search.retrieval import Retrieval
@@ -81,6 +81,34 @@ def select(
         )
         out.append(Picked(entry, n, tuple(sents)))
     return tuple(p for p in out if p.sentences)
+
+
+def answering(
+    bank: SentenceBank,
+    entries: dict[str, Entry],
+    slugs: Sequence[str],
+    retrieval: Retrieval,
+    question: str,
+    *,
+    mentioning_other: bool = False,
+    switch: float = 0.0,
+) -> tuple[str, str] | None:
+    """(slug, sentence): the sentence of these entries that answers the question best — the
+    fact a fact question asks, not an entry's first line; for a comparison, one that names the
+    other entry (the main difference). None when no sentence qualifies."""
+    best: tuple[float, str, str] | None = None
+    for rank, slug in enumerate(slugs):
+        entry = entries[slug]
+        others = [n.lower() for s in slugs if s != slug for n in entries[s].names if len(n) >= 3]
+        for sentence, score in bank.scores(entry, retrieval.vector, question):
+            if is_reference(sentence, entry):
+                continue
+            if mentioning_other and not any(_names(sentence.lower(), n) for n in others):
+                continue
+            score -= switch * rank  # a later entry leads only when clearly better
+            if best is None or score > best[0]:
+                best = (score, slug, sentence)
+    return (best[1], best[2]) if best else None
 
 
 def mentioning(

@@ -26,10 +26,11 @@ from assistant.text.tokens import lemmas
 from assistant.understanding.asks import Reading
 
 # a sentence that says what the provider does, includes or does not
-_PROVIDER = re.compile(r"FullGPU|(?<![\w])вами(?![\w])")
+_PROVIDER = re.compile(r"FullGPU")
 # it says «no»: «не делит», «не использует», «без платы»
 _NEGATIVE = re.compile(r"(?<![\w])(?:не|нет|без)(?![\w])", re.IGNORECASE)
 PROVIDER_HITS = 5  # the provider's sentence must come from one of the best entries
+RANK_PENALTY = 0.02  # per place below the top hit (dev: a sentence of the 3rd entry beat the 1st)
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,12 @@ def provider_lead(
     """The provider's own sentence that best answers the question, from one of the best
     entries; «Да: » or «Нет: » before it when the question is a plain yes/no one."""
     best: tuple[float, Entry, str] | None = None
-    for hit in retrieval.hits[:PROVIDER_HITS]:
+    for rank, hit in enumerate(retrieval.hits[:PROVIDER_HITS]):
         entry = entries.get(hit.slug)
         if entry is None:
             continue
         for sentence, score in bank.scores(entry, retrieval.vector, question):
+            score -= RANK_PENALTY * rank  # the search's order counts: the best entry speaks
             if _PROVIDER.search(sentence) and (best is None or score > best[0]):
                 best = (score, entry, sentence)
     if best is None:
@@ -92,17 +94,30 @@ def _after_colon(sentence: str) -> str:
     return sentence
 
 
-def offered_lead(gpu: Gpu, catalog: Catalog) -> str:
-    """Whether FullGPU rents the card out; for one it does not, the versions it does."""
+def alternatives(gpu: Gpu, catalog: Catalog) -> tuple[list[Gpu], bool]:
+    """What FullGPU rents out instead of a card it does not: the versions of its family, else
+    the offered card of the same vendor and form factor closest in memory (True: family)."""
+    offered = [g for g in catalog.gpus.values() if g.offered]
+    family = [g for g in offered if gpu.family is not None and g.family == gpu.family]
+    if family:
+        return family, True
+    like = [g for g in offered if g.vendor == gpu.vendor and g.form_factor == gpu.form_factor]
+    like.sort(key=lambda g: abs(g.memory_gb - gpu.memory_gb))
+    return like[:1], False
+
+
+def offered_lead(gpu: Gpu, others: list[Gpu], family: bool) -> list[str]:
+    """Whether FullGPU rents the card out (its sheet) and, if not, what it does rent (theirs)."""
     name = short_name(gpu)
     if gpu.offered:
-        return f"Да: {name} есть в аренде у FullGPU."
-    same = [
-        short_name(g)
-        for g in catalog.gpus.values()
-        if g.offered and gpu.family is not None and g.family == gpu.family
-    ]
-    text = f"Нет: FullGPU не предлагает {name} в аренду."
-    if same:
-        text += " Из этой семьи есть " + ", ".join(same) + "."
-    return text
+        return [f"Да: {name} есть в аренде у FullGPU."]
+    out = [f"Нет: FullGPU не предлагает {name} в аренду."]
+    names = ", ".join(short_name(g) for g in others)
+    if others:
+        out.append(f"{'Из этой семьи есть' if family else 'Вместо неё есть'} {names}.")
+    return out
+
+
+def vendor_lead(gpus: list[Gpu]) -> str:
+    """«у вас амд тоже есть?» → the vendor's cards FullGPU rents out, from their sheets."""
+    return "Да: у FullGPU есть " + ", ".join(short_name(g) for g in gpus) + "."

@@ -134,8 +134,15 @@ def egress_tb(gpus: int, prices: Prices) -> float:
     return e.single_gpu_tb_month * gpus
 
 
-def _egress_text(gpus: int, prices: Prices) -> str:
+def _egress_text(gpus: int, prices: Prices, counted: bool = True) -> str:
+    """The allowance of this many GPUs; with no count asked, both plans, as the glossary says."""
     e = prices.egress
+    if not counted:
+        return (
+            f"Исходящий трафик: {num(e.single_gpu_tb_month)}{NBSP}ТБ в месяц включено на "
+            f"тарифах с одним GPU и {num(e.server_8gpu_tb_month)}{NBSP}ТБ на 8-GPU-серверах, "
+            "без платы за исходящий трафик, при добросовестном использовании."
+        )
     plan = "8-GPU-сервере" if gpus % 8 == 0 else "тарифе с одним GPU"
     per_plan = e.server_8gpu_tb_month if gpus % 8 == 0 else e.single_gpu_tb_month
     s = f"Исходящий трафик: {num(per_plan)}"
@@ -195,7 +202,7 @@ def compute(inp: CostInput, catalog: Catalog) -> Computation:
     values["egress_tb_included"] = egress_tb(inp.gpus, catalog.prices)
     values["egress_fee"] = 0
     if inp.egress or not parts:
-        parts.append(_egress_text(inp.gpus, catalog.prices))
+        parts.append(_egress_text(inp.gpus, catalog.prices, "gpus" in inp.model_fields_set))
     if hourly is not None or inp.duration_unit in ("months", "years"):
         parts.append(f"Месяц считаем как {num(hpm)}{NBSP}часов — среднее число часов в месяце.")
     formula = (

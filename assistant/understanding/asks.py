@@ -77,6 +77,11 @@ _QUESTION_FACT = re.compile(
     r"поддерживает ли|поддерживают ли|можно ли|how much|how many|what is the|does)(?![\w])"
 )
 _DEFINITION = re.compile(rf"(?<![\w])(?:{DEFINITION}|что за|зачем нуж\w*|для чего)(?![\w])")
+# an explanation, not a figure: «почему у RTX PRO 6000 чипы памяти распаяны на плате»
+_WHY = re.compile(
+    r"(?<![\w])(?:почему|зачем|как так|через что|каким образом|why|how come|"
+    r"что (?:\w+ )?(?:поменял\w*|изменил\w*|нового|появил\w*|впервые))(?![\w])"
+)
 
 
 # a question answered by yes or no («можно ли…», «есть ли…», «делите ли…»), not «сколько…»
@@ -89,6 +94,15 @@ _WH = re.compile(
     r"почему|зачем|кто|how|what|which|why|when)(?![\w])"
 )
 _NEGATED_QUESTION = re.compile(r"(?<![\w])(?:не|нет|ни)(?![\w])")
+# «что у вас по…», «какие карты у вас»: what the provider has, asked without «ли»
+_WHAT_YOU = re.compile(
+    r"(?<![\w])(?:что|какие|какая|какой|чем) (?:\w+ ){0,2}?(?:у вас|вы)(?![\w])|"
+    r"(?:у вас|вы) (?:\w+ ){0,2}?(?:что|какие|какая|какой)(?![\w])"
+)
+_VENDORS = (
+    ("amd", re.compile(r"(?<![\w])(?:amd|амд\w*|амдшн\w*|радеон\w*|radeon)(?![\w])")),
+    ("nvidia", re.compile(r"(?<![\w])(?:nvidia|нвиди\w*|энвиди\w*|нвидиа)(?![\w])")),
+)
 
 
 @dataclass(frozen=True)
@@ -100,11 +114,37 @@ class Reading:
     # a plain yes/no question («делите ли карту?»), not negated («можно не настраивать?»):
     # the answer may open with «Да» or «Нет»
     yes_no: bool = False
+    vendors: tuple[str, ...] = ()  # «у вас амд тоже есть?»: the vendors named (amd, nvidia)
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
     found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
     return tuple(name for _, name in sorted(found))
+
+
+# words of a question about which vendor's cards are rented out, besides the vendors' names
+_ABOUT_CARDS = frozenset(
+    "только тоже также кроме или и есть у вы ваш карта видеокарта gpu гпу ускоритель сервер "
+    "арендовать взять можно предлагать".split()
+)
+
+
+def _vendors_only(message: ParsedMessage) -> tuple[str, ...]:
+    """«у вас только nvidia или амд тоже есть?»: the vendors, when nothing else is asked (not
+    «на амдшных картах какой стек вместо CUDA и есть ли у вас образы»)."""
+    t = message.tokens.folded
+    vendors = tuple(name for name, rx in _VENDORS if rx.search(t))
+    rest = [
+        w
+        for w, lem in zip(message.words, message.tokens.word_lemmas, strict=True)
+        if not any(rx.fullmatch(w) for _, rx in _VENDORS) and lem not in _ABOUT_CARDS
+    ]
+    return vendors if vendors and len(rest) <= 1 else ()
+
+
+def _named(message: ParsedMessage) -> int:
+    """Glossary entries written out (not implied by a card's architecture)."""
+    return sum(1 for v in message.terms.values() if v >= 1.0)
 
 
 def _yes_no(folded: str) -> bool:
@@ -121,16 +161,21 @@ def classify(message: ParsedMessage) -> Reading:
     gpus = message.gpus
     if _ERROR_LOG.search(message.text) and ("\n" in message.text or len(message.text) > 80):
         return Reading(Ask.error_log)
-    if len(gpus) >= 2 and not sized:
+    explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
+    if len(gpus) >= 2 and not sized and not explains:
         return Reading(Ask.gpu_comparison, spec_fields(t))
     fields = spec_fields(t)
+    if (message.signals.comparison_cue or message.paired) and _named(message) >= 2:
+        return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
-    if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t):
+    if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
         return Reading(Ask.gpu_fact, fields)
     if _PROBLEM.search(t):
         return Reading(Ask.problem)
-    if _PROVIDER.search(t) or (len(gpus) == 1 and fields == ("offered",)):
-        return Reading(Ask.provider, fields, yes_no=_yes_no(t))
+    yes_no = _yes_no(t)
+    asks_provider = _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
+    if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
+        return Reading(Ask.provider, fields, yes_no=yes_no, vendors=_vendors_only(message))
     if message.signals.comparison_cue or message.paired:
         return Reading(Ask.term_comparison)
     if message.signals.defined_term or _DEFINITION.search(t):

@@ -196,7 +196,7 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         out.params["gpus"] = count(tp.group(1))
     elif m:
         out.params["gpus"] = signed(t, m.start(1), count(m.group(1)))
-    elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|карточн\w*)[ -]?сервер\w*", t):
+    elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|гпу|карточн\w*)[ -]?сервер\w*", t):
         out.params["gpus"] = 8
     return t
 
