@@ -84,7 +84,7 @@ def _need(inp: FitInput, catalog: Catalog) -> tuple[float, float, str]:
         return r, r, f"нужно {gb_text(r)}"
     bd = memory.breakdown(inp, catalog)
     low, high = to_gb(bd.low), to_gb(bd.high)
-    return low, high, f"нужно около {memory.range_text(low, high, False)} ({_what(inp, bd)})"
+    return low, high, f"нужно около {memory.range_text(low, high, False)} — {_what(inp, bd)}"
 
 
 def _parts(inp: FitInput, catalog: Catalog) -> dict[str, Any]:
@@ -104,7 +104,12 @@ def _parts(inp: FitInput, catalog: Catalog) -> dict[str, Any]:
 
 
 def _what(inp: FitInput, bd: memory.Breakdown) -> str:
-    s = f"{memory.params_text(bd.params_b)} в {inp.precision.upper()}"
+    """«веса 65,52 ГБ (32,76 млрд параметров в BF16), KV-кэш 1,07 ГБ и запас 10–30 %»: the
+    weights in the text, not only in the table (screen readers, previews and copies read it)."""
+    s = (
+        f"веса {gb_text(to_gb(bd.weights_b))} "
+        f"({memory.params_text(bd.params_b)} в {inp.precision.upper()})"
+    )
     if bd.kv is not None:
         s += f", KV-кэш {gb_text(to_gb(bd.kv_b))}"
     return s + f" и запас {num(inp.overhead_low_pct)}–{num(inp.overhead_high_pct)}{NBSP}%"
@@ -136,16 +141,17 @@ def _for_gpu(
         many = f"{need_n} таких карт"
     text = {
         "fits": f"На {where} ({cap}) поместится",
-        "tight": f"На {where} ({cap}) поместится впритык — только при нижней оценке запаса",
+        "tight": f"На {where} ({cap}) поместится впритык, только при нижней оценке запаса",
         "no": f"На {where} ({cap}) не поместится",
     }[state]
+    more = []
     if n > 1:
-        text += f": около {gb_text(high / n)} на GPU при тензорном параллелизме"
-    text += "."
+        more.append(f"При тензорном параллелизме это около {gb_text(high / n)} на GPU.")
     if state != "fits":
-        text += f" С запасом хватит {many} ({gb_text(high / need_n)} на GPU)."
+        more.append(f"С запасом хватит {many} ({gb_text(high / need_n)} на GPU).")
     if gid and not catalog.gpus[gid].offered:
-        text += f" {name} FullGPU не предлагает — это расчёт для сравнения."
+        more.append(f"{name} FullGPU не предлагает — это расчёт для сравнения.")
+    text = " | ".join([text, *more])  # the verdict, then what follows: split by compute()
     values: dict[str, Any] = {"gpu": gid} if gid else {}
     values |= {
         "gpu_memory_gb": memory_gb,
@@ -209,6 +215,7 @@ def _per_card(inp: FitInput, low: float, high: float, parts: dict[str, Any]) -> 
 
 
 def compute(inp: FitInput, catalog: Catalog) -> Computation:
+    inp = memory.with_default_context(inp)
     if inp.gpu is not None and inp.gpu_memory_gb is not None:
         raise ToolInputError("Укажите либо GPU из каталога, либо память карты, а не то и другое.")
     low, high, need_text = _need(inp, catalog)
@@ -228,7 +235,8 @@ def compute(inp: FitInput, catalog: Catalog) -> Computation:
     if inp.gpu or inp.gpu_memory_gb:
         gv, text = _for_gpu(inp, low, high, catalog)
         values.update(gv)
-        parts.append(text)
+        verdict_text, *more = text.split(" | ")
+        parts = [f"{verdict_text}: {need_text}.", *more]  # the verdict first, then the need
         nvlink = catalog.gpus[inp.gpu].nvlink if inp.gpu else True
         if gv["gpus_needed"] > 1 and not nvlink:
             assumed.append("у этого GPU нет NVLink — обмен между картами идёт по PCIe, медленнее")
@@ -246,7 +254,8 @@ def compute(inp: FitInput, catalog: Catalog) -> Computation:
         unused |= {"kv_precision", "batch"}
     if inp.required_gb is not None:
         unused |= set(InferenceInput.model_fields)
-    return Computation(formula, values, " ".join(parts), assumed, {}, frozenset(unused))
+    derived = {"context_tokens": inp.context_tokens}
+    return Computation(formula, values, " ".join(parts), assumed, derived, frozenset(unused))
 
 
 LABELS = {

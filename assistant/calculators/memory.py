@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field, model_validator
 
@@ -110,6 +110,22 @@ class Breakdown:
     kv: KvShape | None
     low: float  # bytes incl. overhead
     high: float
+
+
+# A named model's KV cache is computed for this context when none is stated, as for one
+# request: its architecture is known, so the answer names the cache instead of folding it into
+# the 10–30 % margin. A bare size («70B») keeps the glossary's rule: weights plus the margin.
+DEFAULT_CONTEXT = 4096
+
+
+Input = TypeVar("Input", bound="InferenceInput")
+
+
+def with_default_context(inp: Input) -> Input:
+    """The input a named model is computed with: its context stated, or DEFAULT_CONTEXT."""
+    if inp.model is None or "context_tokens" in inp.model_fields_set:
+        return inp
+    return inp.model_copy(update={"context_tokens": DEFAULT_CONTEXT})
 
 
 def nearest_model(params_b: float, catalog: Catalog) -> ModelArch:
@@ -271,6 +287,7 @@ def assumptions(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> list[st
 
 
 def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
+    inp = with_default_context(inp)
     bd = breakdown(inp, catalog)
     g = inp.gib
     summary, assumed = describe(inp, bd, catalog)
@@ -285,7 +302,7 @@ def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
         "total_high_gb": sig(to_gb(bd.high, g)),
         "unit": "GiB" if g else "GB",
     }
-    derived: dict[str, object] = {"params_b": bd.params_b}
+    derived: dict[str, object] = {"params_b": bd.params_b, "context_tokens": inp.context_tokens}
     unused = {"model", "params_b", "layers", "kv_heads", "head_dim"}
     if bd.kv is None:
         unused |= {"kv_precision", "batch"}

@@ -228,8 +228,11 @@ def _batch(i: dict[str, Any]) -> str | None:
 
 
 def _context(i: dict[str, Any]) -> str | None:
-    if i.get("context_tokens"):
-        return None
+    """Said of a context left out: the default a named model is computed with, or that the KV
+    cache is in the margin (a bare size)."""
+    n = int(i.get("context_tokens") or 0)
+    if n:
+        return f"Контекст не назван — KV-кэш посчитан для {tokens(n)}"
     return "Контекст не назван — KV-кэш отдельно не считали, он входит в запас"
 
 
