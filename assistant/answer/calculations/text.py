@@ -7,6 +7,7 @@ answer_text(outcome, catalog) -> str   summary sentences + «Допущения:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from assistant.answer.calculations.display import assumptions
@@ -86,6 +87,39 @@ def answer_text(outcome: Outcome, catalog: Catalog) -> str:
             return side_by_side(outcome, catalog)
         return question(outcome.missing, outcome.plan.merged, catalog) or ""
     read = notes(outcome.plan)
-    return "\n\n".join(
-        result_text(r, read if i == 0 else None) for i, r in enumerate(outcome.results)
-    )
+    lead = choice_lead(outcome.results, catalog)
+    texts = [result_text(r, read if i == 0 else None) for i, r in enumerate(outcome.results)]
+    return "\n\n".join([lead, *texts] if lead else texts)
+
+
+_FITS = {"fits": "поместится", "tight": "поместится только впритык", "no": "не поместится"}
+
+
+def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
+    """Options computed side by side («одна L40S или одна RTX PRO 6000?», «FP8 или FP4?»):
+    which fits, first — «Подойдёт NVIDIA RTX PRO 6000 Blackwell (96 ГБ); на NVIDIA L40S
+    (48 ГБ) не поместится.» Each option's figures follow in its own paragraph."""
+    fits = [r for r in results if r.tool == "gpu_fit" and "verdict" in r.values]
+    if len(fits) < 2 or len(fits) != len(results):
+        return ""
+    named = [_option_name(r, catalog, fits) for r in fits]
+    good = [n for (n, _), r in zip(named, fits, strict=True) if r.values["verdict"] == "fits"]
+    rest = [
+        f"{where} {n} {_FITS[str(r.values['verdict'])]}"
+        for (n, where), r in zip(named, fits, strict=True)
+        if r.values["verdict"] != "fits"
+    ]
+    if not good:
+        return "Ни один вариант не подходит с запасом: " + "; ".join(rest) + "."
+    head = ("Подойдёт " if len(good) == 1 else "Подойдут ") + " и ".join(good)
+    return head + ("; " + "; ".join(rest) if rest else "") + "."
+
+
+def _option_name(r: ToolResult, catalog: Catalog, options: Sequence[ToolResult]) -> tuple[str, str]:
+    """What differs between the options, with its preposition: the card («на», «NVIDIA L40S
+    (48 ГБ)») or the precision («в», «FP8»)."""
+    cards = {str(o.inputs.get("gpu")) for o in options}
+    if len(cards) > 1 and isinstance(r.inputs.get("gpu"), str):
+        g = catalog.gpus[str(r.inputs["gpu"])]
+        return f"{g.name} ({gb_text(g.memory_gb)})", "на"
+    return PRECISION_LABEL.get(str(r.inputs.get("precision")), "этот вариант"), "в"
