@@ -141,6 +141,7 @@ def norm(text: str) -> str:
     t = re.sub(r"(?<=[a-z])(?=\d)", " ", t)  # llama3 → llama 3, v3 → v 3
     t = re.sub(r"(?<=\d)(?=[a-z]{3,})", " ", t)  # 3instruct → 3 instruct (keeps 70b)
     t = re.sub(r"[^\w.\s]+", " ", t)
+    t = re.sub(r"\.(?!\d)", " ", t)  # «одна L40S.»: a full stop ends a name; «3.1» keeps its dot
     return re.sub(r"\s+", " ", t).strip()
 
 

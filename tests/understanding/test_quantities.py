@@ -289,3 +289,9 @@ def test_training_words() -> None:
     assert extract("LoRA 8B").params.stored()["method"] == "lora"
     assert extract("ZeRO-3 на 8 GPU").params.stored()["sharding"] == "zero3"
     assert extract("FSDP").params.stored()["sharding"] == "fsdp"
+
+
+def test_a_full_stop_ends_a_cards_name() -> None:
+    """«одна L40S.» names the L40S; «Llama 3.1» keeps its dot."""
+    ex = extract_with("полный sft llama 3.1 8b, одна L40S. падает на первом шаге", CATALOG)
+    assert ex.params.gpu == "l40s" and ex.params.model == "llama-3-8b"
