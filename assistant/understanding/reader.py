@@ -3,7 +3,8 @@
     reader = Reader(catalog, terms=retriever.aliases)   # once, in the engine
     parsed = reader.read("сколько памяти нужно Llama 3 70B в FP8 с контекстом 32k?")
     parsed.tokens        folded text, words, lemmas (parsing/text.py)
-    parsed.quantities    calculator parameters with units, intents (extract.py, amounts.py)
+    parsed.quantities    calculator parameters with units, intents (quantities.py), read from
+                         the person's own lines, not from a log they pasted (pasted.py)
     parsed.dates         years and calendar dates (dates.py)
     parsed.gpus / .models / .terms   catalogue GPUs and models, glossary entries named
     parsed.signals       the router's lexical signals (signals.py)
@@ -25,6 +26,7 @@ from assistant.corpus.catalog import Catalog
 from assistant.text.numbers import normalise
 from assistant.text.tokens import Tokens, tokenize, words
 from assistant.understanding.dates import DateMention, dates
+from assistant.understanding.pasted import pasted
 from assistant.understanding.quantities import Extraction, bare_context, extract_normalised
 from assistant.understanding.signals import DEFINED_MAX_WORDS, PAIR_CUE, Signals, signals
 
@@ -73,6 +75,7 @@ class ParsedMessage:
     # «NVLink или PCIe?»: a weak cue (или, чем, против) stands between two entries named; in
     # «это с разреженностью 2:4 или без?» it stands between something else
     paired: bool = False
+    log: str = ""  # the lines of a pasted log or traceback (pasted.py); quantities skip them
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -132,7 +135,9 @@ class Reader:
         normalised = normalise(text)
         found = dates(normalised)
         sig = signals(text, tokens)
-        quantities = extract_normalised(normalised, self.catalog, found)
+        split = pasted(text)  # a traceback's «GiB» or «train.py» is not what is asked
+        own = normalise(split.prose) if split.log else normalised
+        quantities = extract_normalised(own, self.catalog, found)
         defined = (
             names_defined(self.terms, sig.defined_term) if self.terms and sig.defined_term else {}
         )
@@ -145,13 +150,14 @@ class Reader:
             numbers=numbers(text),
             families=tuple(dict.fromkeys(_FAMILY.findall(text))),
             quantities=quantities,
-            bare_context=bare_context(normalised),
+            bare_context=bare_context(own),
             dates=found,
             terms=MappingProxyType(terms),
             signals=sig,
             term=tokenize(sig.defined_term) if sig.defined_term else None,
             defined=MappingProxyType(defined),
             paired=sig.weak_comparison and len(terms) >= 2 and self._paired(text),
+            log=split.log,
         )
 
     def _paired(self, text: str) -> bool:

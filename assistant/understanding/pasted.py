@@ -1,0 +1,56 @@
+"""Message text → Pasted(prose, log): what the person wrote apart from the log they pasted.
+
+    pasted("vllm не стартует:\n\nINFO 03-14 … Model loading took 61.04 GiB\n…\nчто делать?")
+    -> Pasted(prose="vllm не стартует:\nчто делать?", log="INFO 03-14 … GiB\n…")
+
+A traceback's «GiB», «train.py» or «_load_pretrained_model» is what the program printed, not
+what the customer asks about: the calculator parameters are read from the prose only (reader.py),
+while the log still tells what kind of question this is (asks.py) and what to search for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# a line a program printed: an indented code or stack line, a logger's or a stack's first word,
+# a timestamp, a REPL prompt, a table of a benchmark («#  size  count …»)
+_LOG_LINE = re.compile(
+    r"^(?:\s{2,}\S|\t|Traceback\b|File \"|>>>|\.\.\.\s|#|\^|\$ |"
+    r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\b|"
+    r"\[(?:rank|E\d|W\d|I\d|\d)|\(\w+(?:Worker|Process)\w*\b|[EWIF]\d{4}\s|"
+    r"[\w.]*(?:Error|Exception|Warning)\b:?|"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\d\d:\d\d:\d\d|/[\w.-]+/|[\w.-]+:\d+:\d+ \[\d+\]|"
+    r"(?:True|False|None)\s*$|(?:Name|Version|Location|Requires|Summary): |Process \w+-\d+:)"
+)
+_INLINE = re.compile(
+    r'\.py", line \d+|\b\w+\.py:\d+\]|\bpid=\d+|\bNCCL (?:INFO|WARN)\b|'
+    r"\[(?:ERROR|WARNING|INFO)\]|\b\w*(?:Error|Exception|Warning):"
+)
+
+
+@dataclass(frozen=True)
+class Pasted:
+    prose: str  # the person's own lines, in order
+    log: str  # the lines a program printed ("" when nothing was pasted)
+
+
+def is_log_line(line: str) -> bool:
+    return bool(_LOG_LINE.match(line) or _INLINE.search(line))
+
+
+def pasted(text: str) -> Pasted:
+    """Split a message into its prose and its pasted log; a one-line message is all prose
+    («CUDA out of memory что делать» names the error in the person's own words)."""
+    lines = text.splitlines()
+    if len(lines) < 2:
+        return Pasted(text, "")
+    prose: list[str] = []
+    log: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        (log if is_log_line(line) else prose).append(line)
+    if not log or not prose:  # all log: the first line still says what it is about
+        return Pasted(text, "")
+    return Pasted("\n".join(prose), "\n".join(log))
