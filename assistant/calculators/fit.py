@@ -134,7 +134,7 @@ def _for_gpu(
     if gid:
         where = f"одну {name}" if n == 1 else f"{n} × {name}"
         cap = f"{gb_text(memory_gb)}" if n == 1 else f"по {gb_text(memory_gb)}"
-        many = f"{need_n} × {name}"
+        many = f"{need_n} × {catalog.gpus[gid].short}"  # the full name was just said
     else:
         where = name if n == 1 else f"{n} карты по {gb_text(memory_gb)}"
         cap = "память указана в вопросе"
@@ -146,9 +146,11 @@ def _for_gpu(
     }[state]
     more = []
     if n > 1:
-        more.append(f"При тензорном параллелизме это около {gb_text(high / n)} на GPU.")
+        span = memory.range_text(low / n, high / n, False)
+        more.append(f"При тензорном параллелизме это около {span} на GPU.")
     if state != "fits":
-        more.append(f"С запасом хватит {many} ({gb_text(high / need_n)} на GPU).")
+        span = memory.range_text(low / need_n, high / need_n, False)
+        more.append(f"С запасом хватит {many} (около {span} на GPU).")
     if gid and not catalog.gpus[gid].offered:
         more.append(f"{name} FullGPU не предлагает — это расчёт для сравнения.")
     text = " | ".join([text, *more])  # the verdict, then what follows: split by compute()

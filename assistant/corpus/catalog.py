@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assistant.errors import CorpusError, CorpusProblem
 
+_VENDOR = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce\s+)?(?:AMD\s+Instinct\s+|AMD\s+)?")
+
 
 class Gpu(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -44,6 +46,12 @@ class Gpu(BaseModel):
     interconnect: str
     form_factor: str
     sources: dict[str, str]
+
+    @property
+    def short(self) -> str:
+        """«NVIDIA GeForce RTX 5090» → «RTX 5090», «AMD Instinct MI355X» → «MI355X»: the name
+        once the full one has been said, or where the vendor is plain (a table, «4 × H100 SXM»)."""
+        return re.sub(r"\s*\(.*?\)", "", _VENDOR.sub("", self.name)).strip()
 
 
 class ModelArch(BaseModel):

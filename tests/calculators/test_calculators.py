@@ -148,6 +148,17 @@ def test_fit(args: dict[str, object], expected: tuple[str, int]) -> None:
     assert (v["verdict"], v["gpus_needed"]) == expected
 
 
+def test_fit_advice_states_the_range_on_each_card() -> None:
+    """The advised GPUs carry the per-card range of the total (156–186 ГБ over 4 H100s), by the
+    card's short name once its full name has been said."""
+    r = TOOLBOX.run("gpu_fit", {"model": "llama-3-70b", "precision": "bf16", "gpu": "h100"})
+    v = r.values
+    low, high = v["need_low_gb"] / 4, v["need_high_gb"] / 4
+    advice = r.summary_ru.split("С запасом хватит ")[1]
+    assert advice.startswith("4 × H100 SXM (около ")
+    assert f"{int(low)}–{int(high) + 1}\u00a0ГБ на GPU" in advice  # 39–47 ГБ
+
+
 def test_fit_beyond_one_server() -> None:
     # 2000B × 2 bytes × 1,3 = 5 200 GB; / 80 GB = 65 GPUs → 9 servers of 8 = 72 GPUs
     v = run("gpu_fit", params_b=2000, precision="bf16", gpu="h100")

@@ -12,7 +12,6 @@ decimal comma; a no-break space as the thousands separator and before a unit.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +31,6 @@ SHARDING_TEXT = {"none": "без шардирования", "zero1": "ZeRO-1", "
 SHARDING_TEXT |= {"zero3": "ZeRO-3", "fsdp": "FSDP"}
 # «на 1 неделю», «на 3 суток»: the accusative after «на»
 UNIT_WORDS_ON = UNIT_RU | {"weeks": ("неделю", "недели", "недель")}
-_VENDOR = re.compile(r"^(?:NVIDIA\s+)?(?:GeForce\s+)?(?:AMD\s+Instinct\s+|AMD\s+)?")
 
 
 def num(x: float) -> str:
@@ -93,7 +91,7 @@ def gpu_name(gpu_id: str, catalog: Catalog) -> str:
     g = catalog.gpus.get(gpu_id)
     if g is None:
         return gpu_id.upper().replace("-", " ")
-    return re.sub(r"\s*\(.*?\)", "", _VENDOR.sub("", g.name)).strip()
+    return g.short
 
 
 def model_name(model_id: str, catalog: Catalog) -> str:
