@@ -98,6 +98,8 @@ class Engine:
         p = self.parts
         text = p.condenser.condense(u.message, history)
         searched = p.lookup.find(u.message, text, history)
+        if u.plan is not None:  # a problem with figures: the calculation is its cause
+            return p.answerer.problem(u, p.calculations.compute(u.plan), searched, history)
         if u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison):  # the catalogue answers first
             return p.answerer.gpus(u, searched, history)
         if u.reading.ask is Ask.provider:  # FullGPU's own sentence first

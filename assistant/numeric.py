@@ -107,7 +107,7 @@ class Calculations:
             if rejected
             else question(plan.missing, plan.merged, self.catalog),
             defaults=outcome.defaults,
-            results=list(outcome.results),
+            results=list(outcome.stated),
             params=outcome.params.stored(),
             related_slugs=list(outcome.related_slugs),
             notes_ru=[] if rejected else notes(plan),

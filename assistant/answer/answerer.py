@@ -6,13 +6,15 @@ reply, generated and verified (answer/guard.py).
     answerer.numeric(u, outcome, history)     a calculation: display blocks, the tool's text
     answerer.outside(u, searched)             not in the glossary: say so, offer the nearest
     answerer.explain(u, searched, history)    a term or a comparison from the cited entries
+    answerer.problem(u, outcome, searched, …) a problem with figures: cause, remedies, entries
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.answer import evidence
+from assistant.answer import diagnosis, evidence
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text
@@ -77,17 +79,10 @@ class Answerer:
     def numeric(self, u: Understanding, outcome: Outcome, history: list[Turn]) -> Answer:
         route: Route = "clarify" if outcome.missing or outcome.rejected else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
-        read = notes(outcome.plan)
-        stated = outcome.arguments.present()
-        calls = [
-            ToolCall(
-                name=r.tool,
-                arguments=r.inputs,
-                result=r.model_dump(),
-                display=build_display(r, self.catalog, stated, read),
-            )
-            for r in outcome.results
-        ]
+        if outcome.stated and len(diagnosis.shown(outcome)) > len(outcome.stated):
+            helps = diagnosis.remedy_slugs(outcome.stated[0], self.catalog)  # LoRA, QLoRA
+            sources += tuple(self.entries[s] for s in helps[:2] if s in self.entries)
+        calls = self._calls(outcome, diagnosis.VARIED if outcome.remedies else ())
         text = u.message.text
         ctx = AnswerContext(
             route=route,
@@ -104,6 +99,57 @@ class Answerer:
             slugs=[e.slug for e in sources],
             confidence="high",
         )
+        return self._finish(ctx, meta, tool_calls=calls)
+
+    def _calls(self, outcome: Outcome, varied: Iterable[str] = ()) -> list[ToolCall]:
+        """A card per result the answer states; `varied`: parameters a remedy changed, shown
+        on its card though the customer named none."""
+        read = notes(outcome.plan)
+        stated = [*outcome.arguments.present(), *varied]
+        return [
+            ToolCall(
+                name=r.tool,
+                arguments=r.inputs,
+                result=r.model_dump(),
+                display=build_display(r, self.catalog, stated, read),
+            )
+            for r in diagnosis.shown(outcome)
+        ]
+
+    def problem(
+        self, u: Understanding, outcome: Outcome, searched: Searched, history: list[Turn]
+    ) -> Answer:
+        """«70B в BF16 не стартует на H100, OOM»: the calculation is the cause (the setup's
+        need against the card), the lighter variants' figures what helps, the entries how."""
+        stated = outcome.stated
+        if outcome.rejected or not stated:
+            return self.explain(u, searched, history)
+        question = searched.question.text
+        slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]
+        helps = [(self.entries[s], diagnosis.how_it_helps(self.entries[s])) for s in slugs[:3]]
+        picked = tuple(Picked(e, n, (x,)) for n, (e, x) in enumerate(helps, 1) if x)
+        fix = diagnosis.remedies(outcome, self.catalog)
+        lead = tuple(x for x in (diagnosis.cause(stated[0]), fix) if x)
+        ctx = AnswerContext(
+            route="term",
+            message=u.message.text,
+            question=question,
+            history=history,
+            entries=tuple(p.entry for p in picked),
+            picked=picked,
+            outcome=outcome,
+            tool_text=" ".join(lead),
+            lead=lead,
+        )
+        meta = AnswerMeta(
+            question=question,
+            params=outcome.params.stored(),
+            slugs=[p.entry.slug for p in picked],
+            confidence="high",
+        )
+        meta.evidence = [evidence.evidence(p) for p in picked]
+        # the remedies' own parameters are shown on their cards, though the customer named none
+        calls = self._calls(outcome, diagnosis.VARIED)
         return self._finish(ctx, meta, tool_calls=calls)
 
     def gpus(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
@@ -284,7 +330,10 @@ class Answerer:
         nearby = [h.slug for h in retrieval.hits[:3]]
         slugs = general_first(scope.slugs, self.entries, message.families, nearby)  # «HBM»
         question = searched.question.text
-        route: Route = "comparison" if len(slugs) > 1 and scope.comparison else "term"
+        trouble = u.reading.ask in (Ask.problem, Ask.error_log)  # the cause, not a comparison
+        route: Route = (
+            "comparison" if len(slugs) > 1 and scope.comparison and not trouble else "term"
+        )
         if route == "term" and not (message.signals.defined_term and slugs[0] in retrieval.alias):
             # «что такое NVLink» stays focused
             slugs = evidence.supporting(self.bank, self.entries, slugs, retrieval, question)
@@ -330,6 +379,10 @@ class Answerer:
             # refused: what was asked about has no entry (the agent page says so, not the LLM)
             update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
             return answer.model_copy(update=update)
+        if trouble and u.reading.memory:  # no model or card named: nothing could be computed
+            return answer.model_copy(
+                update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
+            )
         return answer
 
     def _lead(

@@ -101,6 +101,10 @@ class EmbeddedGenerator:
         """The line that says a defined term has no entry, before what the entries named say."""
         return self._render("unknown_term", term=term).strip()
 
+    def setup_note(self) -> str:
+        """The line after a memory problem the calculators could not check: what they need."""
+        return self._render("setup_note").strip()
+
     def generate(self, ctx: AnswerContext) -> str:
         if ctx.route == "greeting":
             return self._render("greeting", examples=EXAMPLES, chat=ctx.chat)

@@ -61,6 +61,10 @@ _ERROR_LOG = re.compile(
     r"hiperror|hip error|rocm error|killed|segmentation fault|exception|error:|errno",
     re.IGNORECASE,
 )
+_OUT_OF_MEMORY = re.compile(
+    r"(?<![\w])(?:oom|out of memory|outofmemory\w*|по памяти|памяти не хват\w*|"
+    r"не хватает (?:видео)?памяти|не (?:влеза|помеща)\w*|не влез\w*|no available memory)"
+)
 _PROBLEM = re.compile(
     r"(?<![\w])(?:пада\w*|упал\w*|вылета\w*|крашит\w*|не влеза\w*|не помеща\w*|не влез\w*|"
     r"ошибк\w*|медленн\w*|тормоз\w*|долго|не работа\w*|не запуска\w*|не стартует|завис\w*|"
@@ -115,6 +119,8 @@ class Reading:
     # the answer may open with «Да» or «Нет»
     yes_no: bool = False
     vendors: tuple[str, ...] = ()  # «у вас амд тоже есть?»: the vendors named (amd, nvidia)
+    # a problem with memory («падает по памяти», OOM): with a model and a card it is computed
+    memory: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -159,8 +165,8 @@ def classify(message: ParsedMessage) -> Reading:
     t = message.tokens.folded
     sized = message.quantities.params.has("model", "params_b")
     gpus = message.gpus
-    if _ERROR_LOG.search(message.text) and ("\n" in message.text or len(message.text) > 80):
-        return Reading(Ask.error_log)
+    if message.log or (_ERROR_LOG.search(message.text) and len(message.text) > 80):
+        return Reading(Ask.error_log, memory=bool(_OUT_OF_MEMORY.search(message.text.lower())))
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
     if len(gpus) >= 2 and not sized and not explains:
         return Reading(Ask.gpu_comparison, spec_fields(t))
@@ -171,7 +177,7 @@ def classify(message: ParsedMessage) -> Reading:
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
         return Reading(Ask.gpu_fact, fields)
     if _PROBLEM.search(t):
-        return Reading(Ask.problem)
+        return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
     yes_no = _yes_no(t)
     asks_provider = _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):

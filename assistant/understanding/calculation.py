@@ -83,6 +83,8 @@ class Plan:
     notes: tuple[str, ...]  # how a value was read («32k понимаем как 32 768 токенов»)
     problem: str = ""  # Russian: why these values cannot be computed
     price_asked: bool = False
+    # the last runs are what would help if the first does not fit (understanding/diagnosis.py)
+    remedies: int = 0
 
 
 def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | None:
@@ -318,15 +320,20 @@ def _filled(
     return retry if len(() if retry.problem else retry.missing) < len(plan.missing) else None
 
 
-def plan_calculation(message: ParsedMessage, carried: Params, catalog: Catalog) -> Plan | None:
+def plan_calculation(
+    message: ParsedMessage, carried: Params, catalog: Catalog, assumed: Params | None = None
+) -> Plan | None:
     """The calculation this message asks for, read against what is carried, whether or not it
-    is what the customer wants answered (that is `calculation`); None: none."""
+    is what the customer wants answered (that is `calculation`); None: none. `assumed`: values
+    taken when neither the message nor the carried parameters give them."""
     examples = catalog.prices.examples
     ex = with_follow_up(message, carried, examples[0].gpu if examples else None)
     if not asks_calculation(message, ex, carried):
         return None
     fresh = _is_fresh(message, ex, carried)
     merged = merge(carried, ex, fresh)
+    if assumed is not None:
+        merged = assumed.merged(merged)
     tool = choose_tool(ex, None if fresh else carried.tool, merged)
     if tool is None:
         return None
@@ -436,11 +443,22 @@ class Outcome:
         return finite(self.plan.arguments) if self.rejected else self.plan.arguments
 
     @property
+    def stated(self) -> tuple[ToolResult, ...]:
+        """The results of what the customer asked, without the remedies computed after them."""
+        k = self.plan.remedies
+        return self.results[:-k] if k else self.results
+
+    @property
+    def remedies(self) -> tuple[ToolResult, ...]:
+        k = self.plan.remedies
+        return self.results[-k:] if k else ()
+
+    @property
     def params(self) -> Params:
         """What the next turn inherits (a fit's advice on the GPU count included)."""
         if self.rejected:
             return self.plan.salvage
-        results = self.results
+        results = self.stated
         if len(results) == 1 and results[0].tool == ToolName.gpu_fit:
             needed = results[0].values.get("gpus_needed")
             if isinstance(needed, int):

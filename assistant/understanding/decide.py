@@ -20,6 +20,7 @@ from enum import StrEnum
 from assistant.corpus.catalog import Catalog
 from assistant.understanding.asks import Ask, Reading, classify
 from assistant.understanding.calculation import Filler, Plan, calculation
+from assistant.understanding.diagnosis import diagnose, with_remedies
 from assistant.understanding.params import Params
 from assistant.understanding.reader import ParsedMessage
 from assistant.understanding.triage import Handoff, triage
@@ -31,7 +32,7 @@ class Kind(StrEnum):
     handoff = "handoff"  # refunds, invoices, outages, accounts: people decide
     not_ours = "not_ours"  # other vendors' prices, stocks, creative writing
     calculation = "calculation"  # a calculator answers (or asks back for a parameter)
-    question = "question"  # the glossary answers, if it covers it
+    question = "question"  # the glossary answers, if it covers it (a problem: with the figures)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,11 @@ def decide(
         return Understanding(Kind.handoff, message, carried, handoff=handoff)
     if sig.not_ours:
         return Understanding(Kind.not_ours, message, carried)
+    reading = classify(message)
+    if reading.ask in (Ask.problem, Ask.error_log):  # the cause first; figures as its evidence
+        diagnosis = diagnose(message, carried, catalog)
+        return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     plan = calculation(message, carried, catalog, fill)
-    if plan is not None:
-        return Understanding(Kind.calculation, message, carried, plan=plan)
-    return Understanding(Kind.question, message, carried, reading=classify(message))
+    if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit
+        return Understanding(Kind.calculation, message, carried, plan=with_remedies(plan, catalog))
+    return Understanding(Kind.question, message, carried, reading=reading)

@@ -153,7 +153,7 @@ def test_fit_advice_states_the_range_on_each_card() -> None:
     card's short name once its full name has been said."""
     r = TOOLBOX.run("gpu_fit", {"model": "llama-3-70b", "precision": "bf16", "gpu": "h100"})
     v = r.values
-    low, high = v["need_low_gb"] / 4, v["need_high_gb"] / 4
+    low, high = float(str(v["need_low_gb"])) / 4, float(str(v["need_high_gb"])) / 4
     advice = r.summary_ru.split("С запасом хватит ")[1]
     assert advice.startswith("4 × H100 SXM (около ")
     assert f"{int(low)}–{int(high) + 1}\u00a0ГБ на GPU" in advice  # 39–47 ГБ

@@ -12,6 +12,7 @@ from typing import Any
 
 from assistant.answer.calculations.display import assumptions
 from assistant.answer.calculations.questions import notes, question
+from assistant.answer.diagnosis import remedies
 from assistant.calculators.base import ToolResult
 from assistant.calculators.memory import range_text
 from assistant.calculators.registry import find_tool
@@ -20,9 +21,10 @@ from assistant.corpus.catalog import Catalog
 from assistant.understanding.calculation import Outcome
 
 
-def result_text(r: ToolResult, notes: list[str] | None = None) -> str:
-    """Summary, then the same assumptions the display block lists (defaults grouped)."""
-    text = r.summary_ru
+def result_text(r: ToolResult, notes: list[str] | None = None, then: str = "") -> str:
+    """Summary (and `then`, what would help), then the same assumptions the display block
+    lists (defaults grouped)."""
+    text = f"{r.summary_ru} {then}" if then else r.summary_ru
     assumed = assumptions_text(assumptions(r, notes or []))
     if assumed:
         text += "\nДопущения: " + assumed + "."
@@ -87,8 +89,13 @@ def answer_text(outcome: Outcome, catalog: Catalog) -> str:
             return side_by_side(outcome, catalog)
         return question(outcome.missing, outcome.plan.merged, catalog) or ""
     read = notes(outcome.plan)
-    lead = choice_lead(outcome.results, catalog)
-    texts = [result_text(r, read if i == 0 else None) for i, r in enumerate(outcome.results)]
+    stated = outcome.stated
+    lead = choice_lead(stated, catalog)
+    fix = remedies(outcome, catalog)  # «13B на RTX 4090?» — and with LoRA, QLoRA, ZeRO-3
+    texts = [
+        result_text(r, read if i == 0 else None, fix if i == 0 else "")
+        for i, r in enumerate(stated)
+    ]
     return "\n\n".join([lead, *texts] if lead else texts)
 
 

@@ -1,0 +1,177 @@
+"""A memory calculation's outcome → the sentences that diagnose it: the cause (what the setup
+needs against what the card has), what would help by the same calculator's figures, and the
+glossary entries that say how.
+
+    shown(outcome)                 the results an answer states (remedies only when it does not fit)
+    cause(result)                  «На одну NVIDIA H100 SXM (80 ГБ) не поместится: нужно…»
+    remedies(outcome, catalog)     «Что поможет по расчёту: в FP8 — около 79–94 ГБ, …»
+    remedy_slugs(result, catalog)  ["quantization", "tensor-parallelism"]
+    how_it_helps(entry)            «Квантование: расход памяти снижается примерно…»
+
+The remedies are the plan's last runs (understanding/diagnosis.py): the lighter variants the
+calculators were asked for; every figure here is theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assistant.answer.compose import is_reference, standalone
+from assistant.calculators.base import ToolResult
+from assistant.calculators.memory import range_text
+from assistant.calculators.units import gb_text
+from assistant.corpus.catalog import Catalog
+from assistant.corpus.glossary import Entry
+from assistant.text.sentences import split_sentences
+from assistant.understanding.calculation import Outcome
+
+# what helps when a model does not fit, per calculation (the entries that say how), in order
+_ENTRIES = {
+    "inference": ("quantization", "tensor-parallelism"),
+    "full": ("lora", "qlora", "zero", "fsdp"),
+    "lora": ("qlora", "zero"),
+    "qlora": ("zero", "fsdp"),
+}
+_METHOD = {"lora": "с LoRA", "qlora": "с QLoRA"}
+_LONG_CONTEXT = 4096  # the default the calculators assume; more is the customer's own choice
+VARIED = ("precision", "method", "sharding", "gpus")  # what a remedy changes: its card shows it
+_SHORT = "Скорее всего, не хватает видеопамяти"
+_MOSTLY = 0.75  # weights over this share of a card's memory leave little for the KV cache
+_MEMORY = re.compile(r"(?<![\w])(?:видео)?памят", re.IGNORECASE)
+
+
+def fits(r: ToolResult) -> bool:
+    return r.values.get("verdict") == "fits" or r.values.get("fits") is True
+
+
+def shown(outcome: Outcome) -> list[ToolResult]:
+    """What was asked, and what would help only when it does not fit."""
+    stated = list(outcome.stated)
+    if not stated or fits(stated[0]):
+        return stated
+    return stated + _chosen(stated[0], outcome.remedies)
+
+
+def _chosen(first: ToolResult, extra: Sequence[ToolResult]) -> list[ToolResult]:
+    return _training(extra) if first.tool == "vram_training" else list(extra)
+
+
+def cause(first: ToolResult) -> str:
+    """The customer's own setup as the calculator states it, after the diagnosis when it does
+    not fit; weights that fill most of the card leave the KV cache no room («No available
+    memory for the cache blocks»), and that is said too."""
+    v, gib = first.values, bool(first.inputs.get("gib"))
+    text = first.summary_ru  # gpu_fit opens with the verdict: «На одну H100 не поместится: …»
+    if first.tool == "vram_training" and v.get("fits") is False:  # training opens with the need
+        text = f"{_SHORT}: {text[0].lower()}{text[1:]}"
+    out = [text]
+    weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))
+    if memory and _MOSTLY <= weights / memory < 1:
+        share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
+        out.append(f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места.")
+    return " ".join(x for x in out if x)
+
+
+def _float(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def how_it_helps(entry: Entry) -> str:
+    """The entry's sentence about memory («Расход памяти снижается…»), standing alone; its
+    definition when it has none."""
+    sentences = split_sentences(entry.text)
+    memory = [x for x in sentences[1:] if _MEMORY.search(x) and not is_reference(x, entry)]
+    if memory:
+        return standalone(entry, memory[0])
+    return sentences[0] if sentences else ""
+
+
+def remedies(outcome: Outcome, catalog: Catalog) -> str:
+    """One sentence with the figures of what would help, "" when it fits or nothing would."""
+    results = shown(outcome)[len(outcome.stated) :]
+    lines = [
+        _trained(r, catalog) if r.tool == "vram_training" else _inference(r, catalog)
+        for r in results
+    ]
+    lines = [line for line in lines if line]
+    return f"Что поможет по расчёту: {'; '.join(lines)}." if lines else ""
+
+
+def remedy_slugs(first: ToolResult, catalog: Catalog) -> list[str]:
+    """The entries that say what helps: for inference quantisation and tensor parallelism (the
+    KV cache first when a long context or many requests make it large, MoE first when all its
+    experts must be held); for training LoRA, QLoRA and sharding, the lighter ones first."""
+    inputs = first.inputs
+    if first.tool == "vram_training":
+        return list(_ENTRIES.get(str(inputs.get("method") or "full"), _ENTRIES["full"]))
+    out = list(_ENTRIES["inference"])
+    context, batch = _int(inputs.get("context_tokens")), _int(inputs.get("batch")) or 1
+    if context > _LONG_CONTEXT or batch > 1:
+        out.insert(0, "kv-cache")
+    model = catalog.models.get(str(inputs.get("model") or ""))
+    if model is not None and model.active_b is not None:
+        out.insert(0, "moe")  # «активно только 22B»: every expert is in memory all the same
+    return out
+
+
+def _int(value: object) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _where(r: ToolResult, catalog: Catalog) -> tuple[str, str]:
+    """(«H100 SXM» or «2 × L40S», the card's short name) of a result's setup."""
+    gpu = catalog.gpus.get(str(r.values.get("gpu") or r.inputs.get("gpu") or ""))
+    name = gpu.short if gpu is not None else "карту"
+    n = _int(r.inputs.get("gpus")) or 1
+    return (name if n == 1 else f"{n} × {name}"), name
+
+
+def _inference(r: ToolResult, catalog: Catalog) -> str:
+    """«в FP8 — около 79–94 ГБ, на H100 SXM впритык»."""
+    v, gib = r.values, bool(r.inputs.get("gib"))
+    n = _int(r.inputs.get("gpus")) or 1
+    lo, hi = v.get("per_gpu_low_gb"), v.get("per_gpu_high_gb")
+    if not isinstance(lo, int | float) or not isinstance(hi, int | float):
+        return ""
+    per = " на GPU" if n > 1 else ""
+    label = str(r.inputs.get("precision") or "").upper()
+    where, name = _where(r, catalog)
+    verdict = v.get("verdict")
+    if verdict == "fits":
+        tail = f"поместится на {where}"
+    elif verdict == "tight":
+        tail = f"на {where} впритык"
+    elif verdict == "no":
+        tail = f"на {where} не поместится, хватит {_int(v.get('gpus_needed'))} × {name}"
+    else:
+        tail = ""
+    span = range_text(float(lo), float(hi), gib)
+    return f"в {label} — около {span}{per}" + (f", {tail}" if tail else "")
+
+
+def _training(rest: Sequence[ToolResult]) -> list[ToolResult]:
+    """LoRA on the same card (QLoRA too when LoRA does not fit), then the fewest GPUs with
+    ZeRO-3 that fit (the most when none does)."""
+    lora = [r for r in rest if r.inputs.get("method") == "lora"]
+    out = lora + [r for r in rest if r.inputs.get("method") == "qlora" and not any(map(fits, lora))]
+    sharded = [r for r in rest if r.inputs.get("sharding") not in (None, "none")]
+    fitting = [r for r in sharded if r.values.get("fits") is True]
+    return out + (fitting or sharded[-1:])[:1]
+
+
+def _trained(r: ToolResult, catalog: Catalog) -> str:
+    """«с LoRA — около 17 ГБ, поместится на L40S», «с ZeRO-3 на 4 GPU — около 32 ГБ на GPU»."""
+    gib = bool(r.inputs.get("gib"))
+    per = r.values.get("per_gpu_gb")
+    if not isinstance(per, int | float):
+        return ""
+    n = _int(r.inputs.get("gpus")) or 1
+    how = _METHOD.get(str(r.inputs.get("method")), "")
+    if r.inputs.get("sharding") not in (None, "none"):
+        how = f"полное дообучение с ZeRO-3 на {n} GPU"
+    figure = gb_text(float(per), gib) + (" на GPU" if n > 1 else "")
+    fits = r.values.get("fits")
+    _, name = _where(r, catalog)
+    tail = "" if fits is None else f", {'поместится' if fits else 'не поместится'} на {name}"
+    return f"{how} — около {figure}{tail}"

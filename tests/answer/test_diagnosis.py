@@ -1,0 +1,59 @@
+"""A memory problem through the engine (fast fixtures): the cause with the calculators' figures
+first, then what would help with its own figures, and nothing of the kind when it fits."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from assistant.pipeline import Pipeline
+from assistant.schema import Answer
+
+
+def first_sentence(a: Answer) -> str:
+    return re.split(r"(?<=[.!?])\s", a.answer, maxsplit=1)[0]
+
+
+def span(low: float, high: float) -> str:
+    return f"{math.floor(low)}–{math.ceil(high)}\u00a0ГБ"
+
+
+def test_an_oom_is_answered_with_its_cause_and_the_lighter_precisions(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer("Llama 3 70B в bf16 не стартует на одной h100, сразу oom. что делать?")
+    calls = a.tool_calls
+    assert [c.arguments["precision"] for c in calls] == ["bf16", "fp8", "int4"]
+    need = calls[0].result["values"]
+    lead = first_sentence(a)
+    assert "не поместится" in lead and span(need["need_low_gb"], need["need_high_gb"]) in lead
+    fp8, int4 = (c.result["values"] for c in calls[1:])
+    assert f"в FP8 — около {span(fp8['need_low_gb'], fp8['need_high_gb'])}" in a.answer
+    assert int4["verdict"] == "fits" and "в INT4" in a.answer
+    assert {"quantization", "tensor-parallelism"} <= {c.slug for c in a.citations}
+
+
+def test_a_fine_tune_that_does_not_fit_states_what_would(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Хотим дообучить 13B на одной RTX 4090 — реально?")
+    by_method = {c.arguments["method"]: c.result["values"] for c in a.tool_calls}
+    assert by_method["full"]["fits"] is False and by_method["qlora"]["fits"] is True
+    qlora = str(by_method["qlora"]["per_gpu_gb"]).replace(".", ",")
+    assert f"с QLoRA — около {qlora}" in a.answer
+    assert {"lora", "qlora"} <= {c.slug for c in a.citations}
+
+
+def test_what_fits_gets_no_remedies(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Llama 3 8B в bf16 на одной h100 поместится?")
+    assert [c.arguments["precision"] for c in a.tool_calls] == ["bf16"]
+    assert "Что поможет" not in a.answer
+
+
+def test_weights_that_fill_the_card_are_named_as_the_cause(fast_pipeline: Pipeline) -> None:
+    """vLLM's «No available memory for the cache blocks»: 70,6 ГБ of FP8 weights on 80 ГБ."""
+    a = fast_pipeline.answer(
+        "llama 3.3 70b fp8 на одной h100, vllm:\n"
+        "INFO 05-20 14:03:11 model_runner.py:1105] Loading model weights took 65.7681 GB\n"
+        "ERROR 05-20 14:03:19 No available memory for the cache blocks."
+    )
+    weights = str(a.tool_calls[0].result["values"]["weights_gb"]).replace(".", ",")
+    assert f"Одни веса занимают {weights}\u00a0ГБ из 80\u00a0ГБ" in a.answer
