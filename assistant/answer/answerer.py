@@ -17,7 +17,7 @@ from pathlib import Path
 from assistant.answer import diagnosis, evidence
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
-from assistant.answer.calculations.text import answer_text
+from assistant.answer.calculations.text import answer_text, uniform_verdict
 from assistant.answer.compose import (
     Picked,
     SentenceBank,
@@ -40,6 +40,15 @@ from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
 
 LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
+
+
+def _all_experts(outcome: Outcome, catalog: Catalog) -> bool:
+    """A mixture of experts that does not fit: every expert is held, not the active ones."""
+    model = catalog.models.get(str(outcome.arguments.model or ""))
+    first = outcome.results[0] if outcome.results else None
+    if model is None or model.active_b is None or first is None:
+        return False
+    return first.values.get("verdict") in ("no", "tight") or first.values.get("fits") is False
 
 
 class Answerer:
@@ -77,13 +86,19 @@ class Answerer:
         return handoff_answer(u.handoff, u.message.text, u.carried.stored(), self.prompts_dir)
 
     def numeric(self, u: Understanding, outcome: Outcome, history: list[Turn]) -> Answer:
-        route: Route = "clarify" if outcome.missing or outcome.rejected else "numeric"
+        settled = bool(uniform_verdict(outcome))  # every precision gives the same verdict
+        asks = (outcome.missing and not settled) or outcome.rejected
+        route: Route = "clarify" if asks else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
         if outcome.stated and len(diagnosis.shown(outcome)) > len(outcome.stated):
             helps = diagnosis.remedy_slugs(outcome.stated[0], self.catalog)  # LoRA, QLoRA
             sources += tuple(self.entries[s] for s in helps[:2] if s in self.entries)
         calls = self._calls(outcome, diagnosis.VARIED if outcome.remedies else ())
         text = u.message.text
+        moe, then = self.entries.get("moe"), ""
+        if moe in sources and _all_experts(outcome, self.catalog):  # «активно только 13B»
+            then = with_marker(diagnosis.how_it_helps(moe), sources.index(moe) + 1)
+        tool_text = answer_text(outcome, self.catalog, then)
         ctx = AnswerContext(
             route=route,
             message=text,
@@ -91,11 +106,12 @@ class Answerer:
             history=history,
             entries=sources,
             outcome=outcome,
-            tool_text=answer_text(outcome, self.catalog),
+            tool_text=tool_text,
         )
+        params = outcome.params.without("asked") if settled else outcome.params
         meta = AnswerMeta(
             question=text,
-            params=outcome.params.stored(),
+            params=params.stored(),
             slugs=[e.slug for e in sources],
             confidence="high",
         )

@@ -120,11 +120,14 @@ def _int(value: object) -> int:
 
 
 def _where(r: ToolResult, catalog: Catalog) -> tuple[str, str]:
-    """(«H100 SXM» or «2 × L40S», the card's short name) of a result's setup."""
+    """(«H100 SXM» or «2 × L40S», the card's short name) of a result's setup; a card known by
+    its memory only is «карту с 24 ГБ», «2 × карты по 24 ГБ»."""
     gpu = catalog.gpus.get(str(r.values.get("gpu") or r.inputs.get("gpu") or ""))
-    name = gpu.short if gpu is not None else "карту"
     n = _int(r.inputs.get("gpus")) or 1
-    return (name if n == 1 else f"{n} × {name}"), name
+    if gpu is None:
+        memory = gb_text(_float(r.values.get("gpu_memory_gb")), bool(r.inputs.get("gib")))
+        return (f"карту с {memory}" if n == 1 else f"{n} карты по {memory}"), f"карты по {memory}"
+    return (gpu.short if n == 1 else f"{n} × {gpu.short}"), gpu.short
 
 
 def _inference(r: ToolResult, catalog: Catalog) -> str:
@@ -144,6 +147,8 @@ def _inference(r: ToolResult, catalog: Catalog) -> str:
         tail = f"на {where} впритык"
     elif verdict == "no":
         tail = f"на {where} не поместится, хватит {_int(v.get('gpus_needed'))} × {name}"
+        if name.startswith("карты по"):  # «хватит 2 карты по 24 ГБ»
+            tail = f"на {where} не поместится, хватит {_int(v.get('gpus_needed'))} {name}"
     else:
         tail = ""
     span = range_text(float(lo), float(hi), gib)

@@ -57,3 +57,19 @@ def test_weights_that_fill_the_card_are_named_as_the_cause(fast_pipeline: Pipeli
     )
     weights = str(a.tool_calls[0].result["values"]["weights_gb"]).replace(".", ",")
     assert f"Одни веса занимают {weights}\u00a0ГБ из 80\u00a0ГБ" in a.answer
+
+
+def test_a_moe_that_fits_in_no_precision_is_a_no_with_all_experts_named(
+    fast_pipeline: Pipeline,
+) -> None:
+    """«активно только 13B»: no question back when every precision gives the same verdict, and
+    the MoE entry's sentence says why the active share does not count."""
+    a = fast_pipeline.answer(
+        "У Mixtral активно только 13B на токен, значит влезет в одну карту на 24 ГБ?"
+    )
+    assert a.route == "numeric"
+    assert {c.result["values"]["verdict"] for c in a.tool_calls} == {"no"}
+    assert first_sentence(a).startswith("Нет")
+    assert "все эксперты должны помещаться в память GPU" in a.answer.replace("\u00a0", " ")
+    assert "moe" in {c.slug for c in a.citations}
+    assert "?" not in a.answer

@@ -73,25 +73,43 @@ def _short(r: ToolResult) -> str:
     return text
 
 
-def side_by_side(outcome: Outcome, catalog: Catalog) -> str:
+def uniform_verdict(outcome: Outcome) -> str:
+    """ "no" or "fits" when every precision computed for a missing one gives the same verdict
+    («активно только 13B — влезет в 24 ГБ?»: in none of them): no need to ask which."""
+    if outcome.missing != ("precision",) or not outcome.results:
+        return ""
+    verdicts = {r.values.get("verdict") for r in outcome.results}
+    return str(verdicts.pop()) if len(verdicts) == 1 and verdicts <= {"no", "fits"} else ""
+
+
+def side_by_side(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     args = outcome.arguments
     model = args.model
     who = catalog.models[model].name if model else f"{args.params_b}B".replace(".", ",")
     parts = ", ".join(_short(r) for r in outcome.results)
-    return f"Для {who}: {parts}. {question(outcome.missing, outcome.plan.merged, catalog)}"
+    verdict = uniform_verdict(outcome)
+    more = f" {then}" if then else ""
+    if verdict == "no":
+        return f"Нет, не поместится ни в одной из точностей. Для {who}: {parts}.{more}"
+    if verdict == "fits":
+        return f"Да, поместится в любой из точностей. Для {who}: {parts}.{more}"
+    ask = question(outcome.missing, outcome.plan.merged, catalog)
+    return f"Для {who}: {parts}.{more} {ask}"
 
 
-def answer_text(outcome: Outcome, catalog: Catalog) -> str:
+def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
+    """The calculation's text; `then`: a cited sentence that follows the first result's figures
+    (the MoE entry's «все эксперты должны помещаться в память GPU»)."""
     if outcome.rejected:
         return outcome.rejected
     if outcome.missing:
         if outcome.results:
-            return side_by_side(outcome, catalog)
+            return side_by_side(outcome, catalog, then)
         return question(outcome.missing, outcome.plan.merged, catalog) or ""
     read = notes(outcome.plan)
     stated = outcome.stated
     lead = choice_lead(stated, catalog)
-    fix = remedies(outcome, catalog)  # «13B на RTX 4090?» — and with LoRA, QLoRA, ZeRO-3
+    fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
     texts = [
         result_text(r, read if i == 0 else None, fix if i == 0 else "")
         for i, r in enumerate(stated)
