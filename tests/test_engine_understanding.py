@@ -302,3 +302,16 @@ def test_a_question_about_a_cards_memory_answers_from_its_architecture(pipeline:
     assert not a.refused and a.route == "term"
     assert a.citations[0].slug == "hopper"
     assert re.search(r"HBM3(?!e)", a.answer), a.answer
+
+
+def test_a_cache_question_needs_no_precision_and_leads_with_the_cache(
+    fast_pipeline: Pipeline,
+) -> None:
+    """«Сколько займёт KV-кэш …?»: the weights' precision does not change the cache, so there
+    is no question back, and the first sentence is the cache's size."""
+    a = fast_pipeline.answer("Сколько займёт KV-кэш у Qwen3 30B-A3B при контексте 32k?")
+    assert a.route == "numeric" and tools(a) == ["vram_inference"]
+    kv = str(values(a)["kv_cache_gb"])[:4].replace(".", ",")  # 3.221… → «3,22»
+    first = a.answer.split(". ")[0]
+    assert first.startswith("KV-кэш") and kv in first
+    assert "Какая точность" not in a.answer

@@ -64,6 +64,7 @@ QUANTITY = (
     "gpu_memory_gb",
 )
 SIDE_BY_SIDE = ("bf16", "fp8", "fp4")
+CACHE_NOTE = "На KV-кэш точность весов не влияет"
 INFERENCE_ONLY = ("precision", "context_tokens", "batch", "gpu_memory_gb", "gpu_label")
 
 
@@ -85,6 +86,7 @@ class Plan:
     price_asked: bool = False
     # the last runs are what would help if the first does not fit (understanding/diagnosis.py)
     remedies: int = 0
+    cache_first: bool = False  # «сколько займёт KV-кэш?»: the cache is the answer, not the total
 
 
 def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | None:
@@ -206,9 +208,16 @@ def missing_for(
         tool in (ToolName.vram_inference, ToolName.gpu_fit)
         and not args.has("precision", "required_gb")
         and not (architecture and not args.has(*SIZE))
+        and not _cache_only(tool, ex)
     ):
         out.append("precision")
     return tuple(out)
+
+
+def _cache_only(tool: ToolName, ex: Extraction) -> bool:
+    """«сколько займёт KV-кэш?»: the weights' precision does not change the cache; the weights
+    are computed in BF16 and the text leads with the cache (Plan.cache_first)."""
+    return tool == ToolName.vram_inference and ex.kv_asked
 
 
 def _verdict_for_many(args: Params, ex: Extraction) -> bool:
@@ -361,6 +370,10 @@ def _plan(
             runs = _validated(tool, _runs(tool, args, missing, ex), catalog)
         except ToolInputError as e:  # what the limits do not foresee (an unknown model…)
             problem = explain(e.user_message)
+    cache_first = _cache_only(tool, ex) and not args.has("precision")
+    notes = (*ex.notes, CACHE_NOTE) if cache_first else ex.notes
+    if cache_first:  # «а при 128k?» continues with the same weights
+        merged = merged.updated(precision="bf16")
     carry = merged.without("asked").updated(
         tool=tool.value,
         asked=missing[0] if missing else None,
@@ -376,9 +389,10 @@ def _plan(
         merged=merged,
         related_slugs=tuple(related_slugs(tool, args.stored(), catalog)),
         slugs_without_arguments=tuple(related_slugs(tool, {}, catalog)),
-        notes=ex.notes,
+        notes=notes,
         problem=problem,
         price_asked=price_asked,
+        cache_first=cache_first,
     )
 
 

@@ -95,6 +95,18 @@ _PER_CARD = re.compile(
 _VERDICT = re.compile(rf"{FIT}\w*|тянет|справится|осилит|выдержит")
 
 
+# «сколько займёт KV-кэш у Qwen3 30B при 32k?»: the cache itself, which the weights' precision
+# does not change; «сколько памяти с кэшем» or «а веса?» ask the whole
+_KV_ASKED = re.compile(r"(?<![\w])(?:kv|кв)[- ]?(?:кэш|кеш|cache)\w*|кэш\w* (?:ключ|внимани)\w*")
+_WHOLE = re.compile(
+    r"(?<![\w])(?:вес[аоу]?\w*|всего|итого|целиком|с кэшем|вместе|помест\w*|влез\w*)"
+)
+
+
+def kv_asked(t: str) -> bool:
+    return bool(_KV_ASKED.search(t)) and not _WHOLE.search(t)
+
+
 def chooses_card(t: str) -> bool:
     """«на какой карте?», «на чём это крутить?», «какой сервер нужен?»: which card to take."""
     return bool(re.search(rf"(?<![\w])(?:{CHOOSE_CARD})", t))

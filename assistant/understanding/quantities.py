@@ -56,6 +56,7 @@ class Extraction:
     request: bool = False  # explicit calculation request («сколько памяти нужно», «почём»)
     per_card: bool = False  # «сколько весов на каждую карту?»
     verdict: bool = False  # «поместится?», «хватит?»: asks whether it fits
+    kv_asked: bool = False  # «сколько займёт KV-кэш?»: the cache, whatever the weights' precision
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()  # Russian: a value that cannot be used («дата окончания …»)
     gpus: tuple[str, ...] = ()  # every catalogue GPU named, in order of appearance
@@ -290,6 +291,7 @@ def extract_normalised(
         request=intent.request(raw),
         per_card=intent.per_card(t),
         verdict=intent.verdict(t),
+        kv_asked=intent.kv_asked(t),
         notes=tuple(out.notes),
         problems=tuple(out.problems),
         gpus=named,

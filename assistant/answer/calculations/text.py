@@ -18,6 +18,7 @@ from assistant.calculators.memory import range_text
 from assistant.calculators.registry import find_tool
 from assistant.calculators.units import PRECISION_LABEL, gb_text
 from assistant.corpus.catalog import Catalog
+from assistant.text.sentences import split_sentences
 from assistant.understanding.calculation import Outcome
 
 
@@ -97,6 +98,17 @@ def side_by_side(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     return f"Для {who}: {parts}.{more} {ask}"
 
 
+def cache_first(r: ToolResult) -> str:
+    """The calculator's sentences with the KV cache's first, as the answer it is: «KV-кэш для
+    одного запроса с контекстом 32 768 токенов займёт около 3,22 ГБ (…). Примерно …»."""
+    sentences = split_sentences(r.summary_ru)
+    cache = [x for x in sentences if x.startswith("KV-кэш для")]
+    if not cache:
+        return r.summary_ru
+    rest = [x for x in sentences if x not in cache]
+    return " ".join([cache[0].replace("добавит ещё около", "займёт около"), *rest])
+
+
 def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     """The calculation's text; `then`: a cited sentence that follows the first result's figures
     (the MoE entry's «все эксперты должны помещаться в память GPU»)."""
@@ -110,6 +122,8 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     stated = outcome.stated
     lead = choice_lead(stated, catalog)
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
+    if outcome.plan.cache_first and stated:  # «сколько займёт KV-кэш?»: the cache first
+        stated = (stated[0].model_copy(update={"summary_ru": cache_first(stated[0])}), *stated[1:])
     texts = [
         result_text(r, read if i == 0 else None, fix if i == 0 else "")
         for i, r in enumerate(stated)
