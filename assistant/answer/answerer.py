@@ -6,6 +6,7 @@ reply, generated and verified (answer/guard.py).
     answerer.numeric(u, outcome, history)     a calculation: display blocks, the tool's text
     answerer.outside(u, searched)             not in the glossary: say so, offer the nearest
     answerer.explain(u, searched, history)    a term or a comparison from the cited entries
+    answerer.gpus / .provider                 a card's figures, FullGPU's own sentences (cards.py)
     answerer.problem(u, outcome, searched, …) a problem with figures: cause, remedies, entries
 """
 
@@ -18,20 +19,18 @@ from assistant.answer import diagnosis, evidence
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text, uniform_verdict
+from assistant.answer.cards import CardAnswers
 from assistant.answer.compose import (
     Picked,
     SentenceBank,
     general_first,
-    is_reference,
     standalone,
     with_marker,
 )
 from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
-from assistant.answer.plans import alternatives, offered_lead, provider_lead, vendor_lead
-from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
-from assistant.corpus.catalog import Catalog, Gpu
+from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
 from assistant.search.lookup import Searched
@@ -67,6 +66,7 @@ class Answerer:
         self.catalog = catalog
         self.embedded = embedded
         self.guard = guard
+        self.cards = CardAnswers(entries, bank, catalog, self._finish)
 
     def fixed(self, route: Route, u: Understanding, *, refused: bool = False) -> Answer:
         text = u.message.text
@@ -169,154 +169,10 @@ class Answerer:
         return self._finish(ctx, meta, tool_calls=calls)
 
     def gpus(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
-        """A card's spec, or cards compared: the figures from their catalogue sheets first, then
-        what the glossary says of them (when it covers the question)."""
-        gpus = [self.catalog.gpus[g] for g in u.message.gpus][:4]
-        sheets = tuple(self.entries[sheet_slug(g.id)] for g in gpus)
-        numbers = list(range(1, len(sheets) + 1))
-        fields = u.reading.fields
-        if u.reading.ask is Ask.gpu_comparison and fields[:1] == ("form",):
-            lead = [  # «на каком поколении сделаны B200 и RTX 5090»: each card's, then the rest
-                with_marker(sheet_sentences(g)["form"], n)
-                for g, n in zip(gpus, numbers, strict=True)
-            ]
-            route: Route = "comparison"
-        elif u.reading.ask is Ask.gpu_comparison:
-            lead = [comparison_lead(gpus, numbers, fields)]
-            lead += [
-                with_marker(sheet_sentences(g)["overview"], n)
-                for g, n in zip(gpus, numbers, strict=True)
-            ]
-            route = "comparison"
-        else:
-            lead = [with_marker(s, 1) for s in fact_sentences(gpus[0], fields)]
-            route = "term"
-        text, question = u.message.text, searched.question.text
-        picked = self._about(gpus, searched, question, first=len(sheets) + 1)
-        ctx = AnswerContext(
-            route=route,
-            message=text,
-            question=question,
-            history=history,
-            entries=sheets + tuple(p.entry for p in picked),
-            picked=picked,
-            lead=tuple(lead),
-        )
-        meta = AnswerMeta(
-            question=question,
-            params=u.carried.stored(),
-            slugs=[e.slug for e in ctx.entries],
-            confidence="high",
-        )
-        meta.evidence = [evidence.evidence(p) for p in picked]
-        return self._finish(ctx, meta)
+        return self.cards.gpus(u, searched, history)
 
     def provider(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer | None:
-        """What FullGPU does, includes or does not: its own sentence first, yes or no before
-        it; whether a card is rented out, from its sheet. None: no such sentence found."""
-        gpus = [self.catalog.gpus[g] for g in u.message.gpus]
-        only_cards = not self._named(u, gpus) and u.reading.fields in ((), ("offered",))
-        if only_cards and (len(gpus) == 1 or (not gpus and u.reading.vendors)):
-            return self._offered(u, gpus[:1], searched, history)
-        found = provider_lead(
-            self.bank, self.entries, searched.retrieval, searched.question.text, u.reading
-        )
-        if found is None:
-            return None
-        entry, question = found.entry, searched.question.text
-        scored = self.bank.scores(entry, searched.retrieval.vector, question)
-        rest = [
-            s
-            for s, _ in sorted(scored, key=lambda x: -x[1])
-            if s != found.sentence and not is_reference(s, entry)
-        ][:1]
-        picked = [Picked(entry, 1, tuple(rest))] if rest else []
-        top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
-        if top is not None and top.slug != entry.slug:  # the best entry stays cited, as support
-            best = evidence.answering(
-                self.bank, self.entries, [top.slug], searched.retrieval, question
-            )
-            if best is not None:
-                picked.append(Picked(top, 2, (best[1],)))
-        ctx = AnswerContext(
-            route="term",
-            message=u.message.text,
-            question=question,
-            history=history,
-            entries=(entry, *(p.entry for p in picked if p.entry.slug != entry.slug)),
-            picked=tuple(picked),
-            lead=(with_marker(found.text, 1),),
-        )
-        meta = AnswerMeta(
-            question=question,
-            params=u.carried.stored(),
-            slugs=[e.slug for e in ctx.entries],
-            confidence=searched.scope.confidence,
-        )
-        meta.evidence = [evidence.evidence(p) for p in picked]
-        return self._finish(ctx, meta)
-
-    def _offered(
-        self, u: Understanding, gpus: list[Gpu], searched: Searched, history: list[Turn]
-    ) -> Answer:
-        """«H100 PCIe у вас есть?»: yes or no from the card's sheet and what FullGPU rents out
-        instead; «у вас AMD есть?»: the vendor's cards it rents out, from their sheets."""
-        if gpus:
-            others, family = alternatives(gpus[0], self.catalog)
-            lines = offered_lead(gpus[0], others[:1], family)
-            cards = [gpus[0], *others[:1]] if len(lines) > 1 else gpus[:1]
-            lead = [with_marker(line, n) for n, line in enumerate(lines, 1)]
-        else:
-            cards = [
-                g for g in self.catalog.gpus.values() if g.offered and g.vendor in u.reading.vendors
-            ]
-            marks = "".join(f"[{n}]" for n in range(1, len(cards) + 1))
-            lead = [vendor_lead(cards).removesuffix(".") + f" {marks}."]
-        sheets = tuple(self.entries[sheet_slug(g.id)] for g in cards)
-        question = searched.question.text
-        ctx = AnswerContext(
-            route="term",
-            message=u.message.text,
-            question=question,
-            history=history,
-            entries=sheets,
-            lead=tuple(lead),
-        )
-        meta = AnswerMeta(
-            question=question,
-            params=u.carried.stored(),
-            slugs=[e.slug for e in sheets],
-            confidence="high",
-        )
-        return self._finish(ctx, meta)
-
-    def _named(self, u: Understanding, gpus: list[Gpu]) -> list[str]:
-        """Glossary entries the customer wrote out, not implied by a card or part of its name
-        («H100 PCIe» does not ask about PCIe Gen5)."""
-        names = " ".join(f"{g.name} {' '.join(g.aliases)}" for g in gpus).lower()
-        return [
-            slug
-            for slug, strength in u.message.terms.items()
-            if strength >= 1.0
-            and slug in self.entries
-            and not any(n.lower() in names for n in self.entries[slug].names if len(n) >= 3)
-        ]
-
-    def _about(
-        self, gpus: list[Gpu], searched: Searched, question: str, first: int
-    ) -> tuple[Picked, ...]:
-        """What the glossary's top entries say of these cards: one sentence each, only one
-        that names a card (a general sentence about memory would not answer for a T4)."""
-        names = [n for g in gpus for n in g.aliases]
-        out: list[Picked] = []
-        for hit in searched.retrieval.hits[:3]:
-            entry = self.entries.get(hit.slug)
-            if entry is None or len(out) >= 2:
-                continue
-            found = evidence.mentioning(self.bank, entry, searched.retrieval, question, names)
-            if found:
-                out.append(Picked(entry, first + len(out), (found[0],)))
-        return tuple(out)
+        return self.cards.provider(u, searched, history)
 
     def outside(self, u: Understanding, searched: Searched) -> Answer:
         scope = searched.scope
