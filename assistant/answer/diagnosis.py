@@ -160,7 +160,11 @@ def _training(rest: Sequence[ToolResult]) -> list[ToolResult]:
     ZeRO-3 that fit (the most when none does)."""
     lora = [r for r in rest if r.inputs.get("method") == "lora"]
     out = lora + [r for r in rest if r.inputs.get("method") == "qlora" and not any(map(fits, lora))]
-    sharded = [r for r in rest if r.inputs.get("sharding") not in (None, "none")]
+    sharded = [
+        r
+        for r in rest
+        if r.inputs.get("method") == "full" and r.inputs.get("sharding") not in (None, "none")
+    ]
     fitting = [r for r in sharded if r.values.get("fits") is True]
     return out + (fitting or sharded[-1:])[:1]
 
@@ -173,8 +177,10 @@ def _trained(r: ToolResult, catalog: Catalog) -> str:
         return ""
     n = _int(r.inputs.get("gpus")) or 1
     how = _METHOD.get(str(r.inputs.get("method")), "")
-    if r.inputs.get("sharding") not in (None, "none"):
+    if not how:  # a full fine-tune spread over more GPUs
         how = f"полное дообучение с ZeRO-3 на {n} GPU"
+    elif n > 1:
+        how += f" на {n} GPU"
     figure = gb_text(float(per), gib) + (" на GPU" if n > 1 else "")
     fits = r.values.get("fits")
     _, name = _where(r, catalog)
