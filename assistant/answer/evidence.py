@@ -121,7 +121,11 @@ def mentioning(
     """The entry's sentences that name one of `names` (a card's aliases), best first."""
     wanted = [n.lower() for n in names if len(n) >= 2]
     scored = bank.scores(entry, retrieval.vector, question)
-    found = [(s, sc) for s, sc in scored if any(_names(s.lower(), n) for n in wanted)]
+    found = [
+        (s, sc)
+        for s, sc in scored
+        if any(_names(s.lower(), n) for n in wanted) and not is_reference(s, entry)
+    ]
     return [s for s, _ in sorted(found, key=lambda x: -x[1])]
 
 
