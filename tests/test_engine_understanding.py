@@ -317,3 +317,29 @@ def test_a_cache_question_needs_no_precision_and_leads_with_the_cache(
     first = a.answer.split(". ")[0]
     assert first.startswith("KV-кэш") and kv in first
     assert "Какая точность" not in a.answer
+
+
+def test_two_fine_tuning_methods_are_both_computed_and_the_one_that_fits_leads(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "хотим дообучить llama 3.1 8b, арендуем одну L40S. фулл файнтюн или LoRA? что влезет?"
+    )
+    fits = {c.arguments["method"]: c.result["values"]["fits"] for c in a.tool_calls}
+    assert fits == {"full": False, "lora": True}
+    assert a.answer.startswith("Подойдёт LoRA; полное дообучение не поместится")
+
+
+def test_two_cards_for_a_fine_tune_are_both_computed(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("фулл файнтюн Llama 3 70B: 8×H100 с FSDP хватит или брать 8×B200?")
+    by_gpu = {c.arguments["gpu"]: c.result["values"] for c in a.tool_calls}
+    assert set(by_gpu) == {"h100-sxm", "b200"}
+    assert (by_gpu["h100-sxm"]["fits"], by_gpu["b200"]["fits"]) == (False, True)
+    assert a.answer.startswith("Подойдёт NVIDIA B200")
+
+
+def test_a_server_called_a_machine_is_still_a_choice_of_cards(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Mixtral 8x22B fp8: одна h200 или одна b300? какую тачку брать")
+    assert {c.arguments["gpu"] for c in a.tool_calls} == {"h200", "b300"}
+    assert a.answer.startswith("Подойдёт NVIDIA B300")
+    assert "все эксперты" in a.answer.replace("\u00a0", " ")  # a MoE: every expert is held

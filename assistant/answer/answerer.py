@@ -96,7 +96,8 @@ class Answerer:
         calls = self._calls(outcome, diagnosis.VARIED if outcome.remedies else ())
         text = u.message.text
         moe, then = self.entries.get("moe"), ""
-        if moe in sources and _all_experts(outcome, self.catalog):  # «активно только 13B»
+        if moe is not None and _all_experts(outcome, self.catalog):  # «активно только 13B»
+            sources = sources if moe in sources else (*sources, moe)
             then = with_marker(diagnosis.how_it_helps(moe), sources.index(moe) + 1)
         tool_text = answer_text(outcome, self.catalog, then)
         ctx = AnswerContext(

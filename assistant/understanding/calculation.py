@@ -129,7 +129,7 @@ def _upgrade(tool: ToolName, p: Params) -> ToolName:
 
 def merge(carried: Params, ex: Extraction, fresh: bool) -> Params:
     base = Params() if fresh else carried.without("tool")
-    new = ex.params.without("compare_precisions")
+    new = ex.params.without("compare_precisions", "compare_methods")
     if _changes_gpus_of_total_price(base, new):
         n = int(base.gpus or 1)
         split = {k: v / n for k in ("price_month", "price_hour") if (v := getattr(base, k))}
@@ -408,6 +408,11 @@ def _runs(
         return tuple(args.updated(precision=p) for p in more)
     if tool == ToolName.gpu_fit and args.gpu in ex.gpus and len(ex.gpus) > 1:  # «L40S или H100?»
         return tuple(args.updated(gpu=g) for g in ex.gpus)
+    methods = ex.params.compare_methods or ()
+    if tool == ToolName.vram_training and len(methods) > 1:  # «фулл файнтюн или LoRA?»
+        return tuple(args.updated(method=m) for m in methods)
+    if tool == ToolName.vram_training and args.gpu in ex.gpus and len(ex.gpus) > 1:
+        return tuple(args.updated(gpu=g) for g in ex.gpus)  # «8×H100 с FSDP или 8×B200?»
     return (args,)
 
 

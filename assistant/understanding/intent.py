@@ -37,7 +37,7 @@ _CARD = rf"(?:{CARD_WORD}|желез\w*)"
 # «какую видеокарту взять», «какой сервер нужен», «на какой карте», «на чём это крутить», «что по
 # железу»: asking which card (a fit, not a definition)
 CHOOSE_CARD = (
-    rf"как\w* (?:{_CARD}|сервер\w*) (?:выбрать|взять|брать|нужн\w*|нужен|надо)|"
+    rf"как\w* (?:{_CARD}|сервер\w*|тачк\w*) (?:выбрать|взять|брать|нужн\w*|нужен|надо)|"
     rf"(?:на|в) как\w* {_CARD}|на ч[её]м (?:\w+ ){{0,2}}?{RUN_VERB}\w*|"
     rf"^(?:{OPENER} )?что по {_CARD}\s*[?!.]*$|"
     r"(?:which|what) (?:gpu|card|graphics card|hardware)s? (?:should|to|do|would|will|fits?|for)\b"

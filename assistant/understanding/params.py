@@ -51,6 +51,7 @@ class Params(BaseModel):
     required_gb: Number | None = None
     # training
     method: str | None = None
+    compare_methods: tuple[str, ...] | None = None  # «фулл файнтюн или LoRA?»: each one computed
     sharding: str | None = None
     lora_trainable_pct: Number | None = None
     # cost

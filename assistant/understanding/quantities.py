@@ -205,17 +205,32 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
 # ---------------------------------------------------------------- method, sharding, flags
 
 
+_METHODS = (
+    ("qlora", r"q ?lora|ку ?лора|кулора|qлора"),
+    ("lora", r"(?<![\w])(?:lora|лора|лору|лоры|лорой)(?![\w])"),
+    (
+        "full",
+        r"(?:полн\w*|фулл\w*|full) ?(?:дообучени|файн|fine|обучени|ft|sft)\w*|"
+        r"full[ -]?finetun\w*|с нуля|претрейн\w*|pre ?train\w*",
+    ),
+)
+
+
 def _training(t: str, out: Found) -> None:
-    if re.search(r"q ?lora|ку ?лора|кулора|qлора", t):
-        out.params["method"] = "qlora"
-    elif re.search(r"(?<![\w])(?:lora|лора|лору|лоры|лорой)(?![\w])", t):
-        out.params["method"] = "lora"
-    elif re.search(
-        r"полн\w* (?:дообучени|файн|fine|обучени)\w*|full (?:fine|ft)\w*|full[ -]?finetun\w*|"
-        r"с нуля|претрейн\w*|pre ?train\w*",
-        t,
-    ):
-        out.params["method"] = "full"
+    """The fine-tuning method (QLoRA before LoRA, whose name it contains); two or more named
+    («фулл файнтюн или LoRA?») are each computed, in the order written."""
+    found: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for method, pattern in _METHODS:
+        for hit in re.finditer(pattern, t):
+            if not any(a <= hit.start() < b for a, b in taken):  # «q lora» is QLoRA only
+                found.append((hit.start(), method))
+                taken.append(hit.span())
+                break
+    if found:
+        out.params["method"] = min(found)[1]
+        if len(found) > 1:
+            out.params["compare_methods"] = [f for _, f in sorted(found)]
     m = re.search(
         r"(?:zero|зеро)[ -]?(?:stage ?|стади\w* ?)?([123])"
         r"|(?:stage|стади\w*) ?([123]) ?(?:zero|зеро)",

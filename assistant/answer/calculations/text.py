@@ -135,18 +135,18 @@ _FITS = {"fits": "поместится", "tight": "поместится толь
 
 
 def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
-    """Options computed side by side («одна L40S или одна RTX PRO 6000?», «FP8 или FP4?»):
-    which fits, first — «Подойдёт NVIDIA RTX PRO 6000 Blackwell (96 ГБ); на NVIDIA L40S
-    (48 ГБ) не поместится.» Each option's figures follow in its own paragraph."""
-    fits = [r for r in results if r.tool == "gpu_fit" and "verdict" in r.values]
-    if len(fits) < 2 or len(fits) != len(results):
+    """Options computed side by side («одна L40S или одна RTX PRO 6000?», «FP8 или FP4?»,
+    «фулл файнтюн или LoRA?»): which fits, first — «Подойдёт NVIDIA RTX PRO 6000 Blackwell
+    (96 ГБ); на NVIDIA L40S (48 ГБ) не поместится.» Each option's figures follow."""
+    verdicts = [_verdict(r) for r in results]
+    if len(results) < 2 or "" in verdicts:
         return ""
-    named = [_option_name(r, catalog, fits) for r in fits]
-    good = [n for (n, _), r in zip(named, fits, strict=True) if r.values["verdict"] == "fits"]
+    named = [_option_name(r, catalog, results) for r in results]
+    good = [n for (n, _), v in zip(named, verdicts, strict=True) if v == "fits"]
     rest = [
-        f"{where} {n} {_FITS[str(r.values['verdict'])]}"
-        for (n, where), r in zip(named, fits, strict=True)
-        if r.values["verdict"] != "fits"
+        f"{where} {n} {_FITS[v]}".strip()
+        for (n, where), v in zip(named, verdicts, strict=True)
+        if v != "fits"
     ]
     if not good:
         return "Ни один вариант не подходит с запасом: " + "; ".join(rest) + "."
@@ -154,11 +154,25 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
     return head + ("; " + "; ".join(rest) if rest else "") + "."
 
 
+def _verdict(r: ToolResult) -> str:
+    """A fit's verdict; a training estimate on a named card fits or not (activations aside)."""
+    if r.tool == "gpu_fit" and "verdict" in r.values:
+        return str(r.values["verdict"])
+    if r.tool == "vram_training" and isinstance(r.values.get("fits"), bool):
+        return "fits" if r.values["fits"] else "no"
+    return ""
+
+
+_METHOD_NAME = {"full": "полное дообучение", "lora": "LoRA", "qlora": "QLoRA"}
+
+
 def _option_name(r: ToolResult, catalog: Catalog, options: Sequence[ToolResult]) -> tuple[str, str]:
     """What differs between the options, with its preposition: the card («на», «NVIDIA L40S
-    (48 ГБ)») or the precision («в», «FP8»)."""
+    (48 ГБ)»), the method («полное дообучение») or the precision («в», «FP8»)."""
     cards = {str(o.inputs.get("gpu")) for o in options}
     if len(cards) > 1 and isinstance(r.inputs.get("gpu"), str):
         g = catalog.gpus[str(r.inputs["gpu"])]
         return f"{g.name} ({gb_text(g.memory_gb)})", "на"
+    if len({str(o.inputs.get("method")) for o in options}) > 1:
+        return _METHOD_NAME.get(str(r.inputs.get("method")), "этот вариант"), ""
     return PRECISION_LABEL.get(str(r.inputs.get("precision")), "этот вариант"), "в"
