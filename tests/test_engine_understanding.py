@@ -343,3 +343,12 @@ def test_a_server_called_a_machine_is_still_a_choice_of_cards(fast_pipeline: Pip
     assert {c.arguments["gpu"] for c in a.tool_calls} == {"h200", "b300"}
     assert a.answer.startswith("Подойдёт NVIDIA B300")
     assert "все эксперты" in a.answer.replace("\u00a0", " ")  # a MoE: every expert is held
+
+
+def test_which_card_is_better_for_a_model_is_a_fit_of_both(fast_pipeline: Pipeline) -> None:
+    """Issue 21: «Что лучше для Qwen 2.5 32B в BF16: одна L40S или RTX PRO 6000?» got the PCIe
+    Gen5 and BF16 definitions, no fit and no verdict."""
+    a = fast_pipeline.answer("Что лучше для Qwen 2.5 32B в BF16: одна L40S или RTX PRO 6000?")
+    verdicts = {c.arguments["gpu"]: c.result["values"]["verdict"] for c in a.tool_calls}
+    assert verdicts == {"l40s": "no", "rtx-pro-6000": "fits"}
+    assert a.answer.startswith("Подойдёт NVIDIA RTX PRO 6000 Blackwell (96")
