@@ -352,3 +352,13 @@ def test_which_card_is_better_for_a_model_is_a_fit_of_both(fast_pipeline: Pipeli
     verdicts = {c.arguments["gpu"]: c.result["values"]["verdict"] for c in a.tool_calls}
     assert verdicts == {"l40s": "no", "rtx-pro-6000": "fits"}
     assert a.answer.startswith("Подойдёт NVIDIA RTX PRO 6000 Blackwell (96")
+
+
+def test_cards_compared_for_a_model_are_compared_by_their_sheets(fast_pipeline: Pipeline) -> None:
+    """«h100 или h200 под инференс 70b, в чем разница по железу?» asks about the hardware: the
+    catalogue's figures for both, not the Hopper entry alone."""
+    a = fast_pipeline.answer("h100 или h200 под инференс 70b, в чем разница по железу?")
+    cited = [c.slug for c in a.citations]
+    assert cited[:2] == ["gpu-h100-sxm", "gpu-h200"]
+    first = a.answer.replace("\u00a0", " ").split(". ")[0]
+    assert "80 ГБ" in first and "141 ГБ" in first

@@ -76,6 +76,7 @@ _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|\bлибо\b|"
     r"против|лучше|хуже|быстрее|что (?:взять|брать|выбрать)|difference|compare|better"
 )
+_HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
     r"поддерживает ли|поддерживают ли|можно ли|how much|how many|what is the|does)(?![\w])"
@@ -168,7 +169,8 @@ def classify(message: ParsedMessage) -> Reading:
     if message.log or (_ERROR_LOG.search(message.text) and len(message.text) > 80):
         return Reading(Ask.error_log, memory=bool(_OUT_OF_MEMORY.search(message.text.lower())))
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
-    if len(gpus) >= 2 and not sized and not explains:
+    if len(gpus) >= 2 and not explains and (not sized or _HARDWARE_DIFFERENCE.search(t)):
+        # «h100 или h200 под инференс 70b, в чем разница по железу?»: the cards, not a fit
         return Reading(Ask.gpu_comparison, spec_fields(t))
     fields = spec_fields(t)
     if (message.signals.comparison_cue or message.paired) and _named(message) >= 2:
