@@ -149,7 +149,9 @@ class VLLMGenerator:
         return assist.fill_arguments(self.client, self.prompts_dir, tool, message, history)
 
     def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
-        """The stable system prompt first (prefix-cached), the retrieved context last."""
+        """The stable system prompt first (prefix-cached), the retrieved context last: the same
+        evidence the embedded composer uses — the entries, the sentences picked as answering,
+        the plan's lead (the catalogue's figures, a diagnosis) and the calculators' results."""
         system = render(self.prompts_dir, "system.j2")
         results = ctx.outcome.results if ctx.outcome else []
         headlines = [headline_sentence(r.model_dump(), self.lexicon) for r in results]
@@ -159,6 +161,8 @@ class VLLMGenerator:
             history=list(ctx.history)[-4:],
             tool_results=list(zip(results, headlines, strict=True)),
             entries=ctx.entries,
+            picked=ctx.picked,
+            lead=ctx.lead,
             question=ctx.question,
             route=ctx.route,
         )

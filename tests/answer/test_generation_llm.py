@@ -177,3 +177,17 @@ def test_fake_sources_and_foreign_links_are_rejected(
     assert (
         a.generator == "embedded" and "http" not in a.answer and "Статьи глоссария" not in a.answer
     )
+
+
+def test_the_llm_gets_the_same_evidence_as_the_embedded_answer(
+    settings: Settings, retriever: HybridRetriever, server: OpenAIServer
+) -> None:
+    """Issue 21: a model asked to compare two GPUs had none of their specs. The prompt now
+    carries the cards' sheets as numbered sources, and the plan's lead and picked sentences."""
+    _answer(settings, retriever, server, "ok", "ok", question="B200 или MI355X — чем отличаются?")
+    prompt = server.chat_requests()[0].body["messages"][1]["content"]
+    assert "NVIDIA B200" in prompt and "AMD Instinct MI355X" in prompt
+    sources = prompt.split("Вопрос клиента:")[0]
+    assert "180" in sources and "288" in sources  # both cards' memory, from the catalogue
+    lead = sources.split("С этого начни ответ")[1]
+    assert "Главное различие" in lead and "[1]" in lead and "[2]" in lead
