@@ -79,6 +79,11 @@ class Pipeline:
         """The glossary the engine answers from (glossary pages show the same one)."""
         return self.engine.glossary
 
+    @property
+    def catalog(self) -> Catalog:
+        """The GPU and model catalogue the calculators use (GPU pages show the same one)."""
+        return self.engine.parts.calculations.catalog
+
     def answer(self, message: str, history: Sequence[Turn] = ()) -> Answer:
         start = time.perf_counter()
         # the channels' rules; a channel's question (ChatService) arrives validated already

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from assistant.api import agent, chat, glossary_pages, health, openai, pages
+from assistant.api import agent, chat, glossary_pages, gpu_pages, health, openai, pages
 from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.disconnect import CancelOnDisconnect
 from assistant.api.docs import openapi_document
@@ -46,7 +46,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     )
     install_error_handlers(app)
     app.openapi = lambda: openapi_document(app, settings)  # type: ignore[method-assign]
-    routers = (chat, openai, agent, health, pages, glossary_pages)
+    routers = (chat, openai, agent, health, pages, glossary_pages, gpu_pages)
     for module in routers:
         app.include_router(module.router)
     app.router.on_shutdown.append(limiter.close)

@@ -20,16 +20,21 @@ from assistant.api.limits import RateLimiter
 from assistant.api.metrics import Metrics
 from assistant.conversation import ChatService
 from assistant.conversation.service import AnswerEngine
+from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary
 from assistant.settings import Settings
 from assistant.storage import Repository
 
 
 class ServedPipeline(AnswerEngine, Protocol):
-    """What the app needs from `assistant.pipeline.Pipeline`: answers and its glossary."""
+    """What the app needs from `assistant.pipeline.Pipeline`: answers, its glossary and its
+    catalogue."""
 
     @property
     def glossary(self) -> Glossary: ...
+
+    @property
+    def catalog(self) -> Catalog: ...
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,15 @@ def get_glossary(request: Request) -> Glossary:
     return get_context(request).pipeline.glossary
 
 
+def get_catalog(request: Request) -> Catalog:
+    """The catalogue the engine calculates with (GPU pages show the same one)."""
+    return get_context(request).pipeline.catalog
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 ServiceDep = Annotated[ChatService, Depends(get_service)]
 RepositoryDep = Annotated[Repository, Depends(get_repository)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
 GlossaryDep = Annotated[Glossary, Depends(get_glossary)]
+CatalogDep = Annotated[Catalog, Depends(get_catalog)]

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary
 from assistant.schema import Answer, StreamEvent, Turn
 
@@ -23,6 +24,11 @@ class Wrapped:
     def glossary(self) -> Glossary:
         glossary: Glossary = self.pipeline.glossary
         return glossary
+
+    @property
+    def catalog(self) -> Catalog:
+        catalog: Catalog = self.pipeline.catalog
+        return catalog
 
     def turns_for(self, message: str, answer: Answer) -> tuple[Turn, Turn]:
         turns: tuple[Turn, Turn] = self.pipeline.turns_for(message, answer)

@@ -157,3 +157,22 @@ async def test_glossary_pages_show_the_engines_glossary(
     entry = pipeline.glossary.by_slug()["nvlink"]
     assert page.status_code == 200 and f"<title>{entry.title} — глоссарий FullGPU" in page.text
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_entry"
+
+
+async def test_a_spec_sheet_citation_lands_on_the_cards_page(
+    pipeline: Any, api_settings: Any
+) -> None:
+    """«сколько памяти у B300?» cites the card's sheet at /gpus/b300; the page shows the same
+    figures as the answer, each with its source, escaped, and an unknown card is a 404."""
+    async with client_for(make_app(pipeline, api_settings)) as c:
+        body = (await c.post("/v1/chat", json={"message": "сколько памяти у B300?"})).json()
+        sheet = next(x for x in body["citations"] if x["slug"] == "gpu-b300")
+        page = await c.get(sheet["url"])
+        missing = await c.get("/gpus/no-such-card")
+    gpu = pipeline.catalog.gpus["b300"]
+    text = page.text.replace("\u00a0", " ")
+    assert sheet["url"] == "/gpus/b300" and page.status_code == 200
+    assert "Характеристики NVIDIA B300" in text and "288 ГБ HBM3e" in text
+    assert '<th scope="row">Пропускная способность памяти</th><td>8 ТБ/с</td>' in text
+    assert gpu.sources["memory_gb"].split(" (")[0] in text  # the catalogue's source, shown
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_gpu"
