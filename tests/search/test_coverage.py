@@ -27,6 +27,7 @@ from assistant.search.coverage import (
 )
 from assistant.search.retrieval import AliasMatcher, Retrieval
 from assistant.search.scope import decide_scope
+from assistant.settings import ROOT
 from assistant.understanding.reader import Reader
 from assistant.understanding.vocabulary import Vocabulary
 from tests.helpers import CATALOG
@@ -124,6 +125,14 @@ def test_a_missing_or_broken_file_leaves_the_decision_to_the_rules(tmp_path: Pat
     assert isinstance(load_coverage(tmp_path, MODEL_ID, DIM), RuleCoverage)
     (tmp_path / WEIGHTS_FILE).write_text("{not json", encoding="utf-8")
     assert isinstance(load_coverage(tmp_path, MODEL_ID, DIM), RuleCoverage)
+
+
+def test_the_committed_weights_match_the_facts_scope_gathers() -> None:
+    """A change to ScopeFacts without retraining (eval/train_scope.py) fails here, not in use."""
+    raw = json.loads((ROOT / "corpus" / WEIGHTS_FILE).read_text(encoding="utf-8"))
+    model = from_json(raw)
+    assert model.embedding.size in (0, raw["dim"])
+    assert 0.0 < model.threshold < 1.0
 
 
 def test_an_engine_under_another_embedding_model_decides_by_the_rules(
