@@ -34,6 +34,7 @@ from assistant.engine import Engine, Parts
 from assistant.llm.client import ChatClient
 from assistant.numeric import Calculations
 from assistant.schema import Answer, StreamEvent, Turn
+from assistant.search.coverage import Coverage, load_coverage
 from assistant.search.indexing import ProgressFn, open_index
 from assistant.search.lookup import Lookup
 from assistant.search.retrieval import HybridRetriever
@@ -129,9 +130,11 @@ def build_engine(
     retriever: HybridRetriever,
     catalog: Catalog,
     llm: LLMGenerator | None = None,
+    coverage: Coverage | None = None,
 ) -> Engine:
     """Every part of the engine, once: the reader (with the glossary's names), the
-    calculators, the condenser, the glossary search, the generators and their guard."""
+    calculators, the condenser, the glossary search, the generators and their guard.
+    `coverage`: the scope decision (None: the learned one if its weights fit the model)."""
     glossary = retriever.glossary
     entries = {**glossary.by_slug(), **spec_entries(catalog)}  # glossary and catalogue sheets
     embedded = EmbeddedGenerator(settings.prompts_dir)
@@ -146,12 +149,23 @@ def build_engine(
         condenser=Condenser(entries, llm),
         retriever=retriever,
         vocabulary=vocabulary,
-        lookup=Lookup(retriever, vocabulary),
+        lookup=Lookup(
+            retriever, vocabulary, coverage or _coverage(settings, retriever, vocabulary)
+        ),
         answerer=Answerer(settings.prompts_dir, entries, bank, catalog, embedded, guard),
         guard=guard,
         llm=llm,
     )
     return Engine(parts)
+
+
+def _coverage(settings: Settings, retriever: HybridRetriever, vocabulary: Vocabulary) -> Coverage:
+    """The learned scope decision if its weights fit the embedding model, else the rules."""
+    manifest = retriever.index.manifest
+    coverage = load_coverage(settings.corpus_dir, manifest.model_id, manifest.dim)
+    if coverage.name == "learned":
+        _ = vocabulary.entry_asked  # the entries' words (~80 ms) now, not on the first question
+    return coverage
 
 
 def build_pipeline(

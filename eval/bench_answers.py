@@ -1,6 +1,9 @@
 """Benchmark: embedded answer latency vs the bare query embedding (median, p95, per route).
 
-    .venv/bin/python eval/bench_answers.py [--n 200] [--json]
+    .venv/bin/python eval/bench_answers.py [--n 200] [--json] [--rules-scope]
+
+`--rules-scope`: the scope decision by the rules even when the learned weights fit (the
+before/after of search/coverage.py on one checkout).
 
 Target (issue 4): embedded answer p50 ≤ 2 × bare query-embedding p50 on the 2-core machine.
 """
@@ -42,11 +45,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=200)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rules-scope", action="store_true", help="scope by the rules")
     args = parser.parse_args()
-    from assistant.pipeline import build_pipeline
+    from assistant.corpus.catalog import load_catalog
+    from assistant.pipeline import Pipeline, build_engine, build_pipeline, build_retriever
+    from assistant.search.coverage import RuleCoverage
     from assistant.settings import Settings
 
-    pipeline = build_pipeline(Settings())
+    settings = Settings()
+    if args.rules_scope:  # the parts build_pipeline builds, the rules deciding scope
+        catalog = load_catalog(settings.corpus_dir)
+        engine = build_engine(settings, build_retriever(settings), catalog, coverage=RuleCoverage())
+        pipeline = Pipeline(engine, settings)
+    else:
+        pipeline = build_pipeline(settings)
     embedder = pipeline.engine.retriever.embedder
     questions = _questions(args.n)
     for q in questions[:10]:  # warm-up
@@ -62,6 +74,7 @@ def main() -> None:
         answer.append(time.perf_counter() - t)
         per_route[a.route].append(answer[-1])
     report = {
+        "scope": pipeline.engine.parts.lookup.coverage.name,
         "machine": {
             "cpus": os.cpu_count(),
             "loadavg": Path("/proc/loadavg").read_text().split()[:3],
@@ -74,7 +87,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
         return
-    print(f"machine: {report['machine']}")
+    print(f"machine: {report['machine']}, scope decision: {report['scope']}")
     for name in ("bare_embedding", "answer"):
         s = report[name]
         print(f"{name:15s} p50 {s['p50_ms']:7.2f} ms   p95 {s['p95_ms']:7.2f} ms   n={s['n']}")

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from assistant.schema import Turn
+from assistant.search.coverage import Coverage
 from assistant.search.retrieval import Retrieval, Retriever
-from assistant.search.scope import Scope, decide_scope
+from assistant.search.scope import RULES, Scope, decide_scope
 from assistant.text.tokens import Tokens, tokenize
 from assistant.understanding.condense import previous_topic
 from assistant.understanding.reader import ParsedMessage
@@ -35,9 +36,12 @@ class Searched:
 
 
 class Lookup:
-    def __init__(self, retriever: Retriever, vocabulary: Vocabulary) -> None:
+    def __init__(
+        self, retriever: Retriever, vocabulary: Vocabulary, coverage: Coverage = RULES
+    ) -> None:
         self.retriever = retriever
         self.vocabulary = vocabulary
+        self.coverage = coverage  # in or out of scope: the rules, or the learned decision
 
     def find(self, message: ParsedMessage, text: str, history: list[Turn]) -> Searched:
         """`text`: the message itself, or its condensed form (understanding/condense.py)."""
@@ -51,7 +55,7 @@ class Lookup:
         )
         if message.signals.counterpart:
             retrieval = without_subject(retrieval, message, history)
-        scope = decide_scope(message, question, retrieval, self.vocabulary)
+        scope = decide_scope(message, question, retrieval, self.vocabulary, self.coverage)
         return Searched(question, retrieval, scope)
 
 

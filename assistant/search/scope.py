@@ -5,13 +5,20 @@ eval/problems.jsonl (in scope) against eval/out_of_scope.jsonl with the default 
 (multilingual-e5-small) and the fusion weights in search/retrieval.py, by eval/tune_scope.py:
 see docs/benchmarks.md. A different embedding
 model needs re-calibration (`assistant eval answers` shows refusal and false-refusal rates).
+
+Whether the glossary covers the question is the `coverage`'s call (search/coverage.py): the
+thresholds below, or a logistic model over the same evidence and the rules' verdict, trained on
+dev rows by eval/train_scope.py. Which entries answer, and whether as a comparison, stays here.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from assistant.search.coverage import Coverage, RuleCoverage, ScopeEvidence, ScopeFacts
 from assistant.search.retrieval import Retrieval
 from assistant.text.tokens import Tokens
 from assistant.understanding.reader import ParsedMessage
@@ -31,6 +38,7 @@ PAIR_MARGIN = 0.6  # fused-score gap under which the runner-up joins a compariso
 RUNNER_UP = 0.35  # fused-score gap under which the runner-up supports a term answer
 UNSURE_MARGIN = 0.25  # the same, when the question names no entry and similarity is modest
 UNSURE_ROOM = 1
+RULES = RuleCoverage()
 
 
 @dataclass(frozen=True)
@@ -97,32 +105,129 @@ def _question_sure(retrieval: Retrieval) -> bool:
 
 
 def decide_scope(
-    message: ParsedMessage, question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary
+    message: ParsedMessage,
+    question: Tokens,
+    retrieval: Retrieval,
+    vocabulary: Vocabulary,
+    coverage: Coverage = RULES,
 ) -> Scope:
-    """`question` is the message's own tokens, or the condensed question's for a follow-up."""
+    """`question` is the message's own tokens, or the condensed question's for a follow-up;
+    `coverage` decides in or out from the facts (search/coverage.py: the rules by default)."""
     unknown = vocabulary.unknown_term(message.term)
     # a condensed follow-up («а чем она лучше BF16?» + the topic) pairs its pronoun with the topic
     paired = message.paired or question.folded != message.tokens.folded
-    scope = _decide(
-        message.signals, question, retrieval, vocabulary, unknown, bool(message.gpus), paired
-    )
+    scope = _decide(message, question, retrieval, vocabulary, unknown, paired, coverage)
     return replace(scope, unknown_term=unknown)
 
 
-def _decide(
-    sig: Signals,
+def scope_facts(
+    message: ParsedMessage,
     question: Tokens,
     retrieval: Retrieval,
     vocabulary: Vocabulary,
     unknown: bool,
-    gpu: bool = False,
-    paired: bool = False,
+    named: list[str],
+) -> ScopeFacts:
+    """The evidence the in/out decision reads, with the rules' own verdict among it."""
+    sig = message.signals
+    gpu = bool(message.gpus)
+    dense = sorted(retrieval.dense.values(), reverse=True)
+    best = dense[0] if dense else 0.0
+    second = dense[1] if len(dense) > 1 else best
+    bm25 = max(retrieval.bm25.values(), default=0.0)
+    unknown_words = vocabulary.unknown_words(question, english_guard=False)
+    latin = sum(_latin(w) for w in unknown_words)
+    n_latin = sum(_latin(w) for w in question.words)
+    share = n_latin / max(len(question.words), 1)
+    foreign = sum(len(w) >= 2 and _latin(w) and w not in vocabulary.words for w in question.words)
+    lexical = _lexical_cover(question, [h.slug for h in retrieval.hits[:3]], vocabulary)
+    return ScopeFacts(
+        rules=float(_covered(named, retrieval, unknown, vocabulary, question, gpu)),
+        named=float(len(named)),
+        alias=max(retrieval.alias.values(), default=0.0),
+        dense=best,
+        dense_gap=best - second,
+        asked=max(retrieval.questions.values(), default=0.0),
+        asked_agrees=float(_question_sure(retrieval)),
+        bm25=math.log1p(bm25),
+        gpu=float(gpu),
+        model=float(bool(message.models)),
+        unknown_latin=math.log1p(latin),
+        unknown_russian=math.log1p(len(unknown_words) - latin),
+        unknown_term=float(unknown),
+        domain=float(sig.domain),
+        defined=float(bool(sig.defined_term)),
+        comparison=float(sig.comparison_cue),
+        words=math.log1p(len(question.words)),
+        **lexical,
+        latin=share,
+        english=float(share > 0.5),
+        foreign=math.log1p(foreign),
+    )
+
+
+def _latin(word: str) -> bool:
+    return _LATIN.search(word) is not None
+
+
+_LATIN = re.compile(r"[a-z]")
+
+
+def _lexical_cover(question: Tokens, top: list[str], vocabulary: Vocabulary) -> dict[str, float]:
+    """How much of the question the leading entries' own words cover: a how-to for a tool the
+    entry only names («как поднять OpenSM на InfiniBand-свитче») shares one word with it."""
+    content = list(dict.fromkeys(m for m in question.lemmas if len(m) >= 2 and not m.isdigit()))
+    if not content or not top:
+        return dict.fromkeys(_LEXICAL, 0.0)
+    text, asked = vocabulary.entry_text, vocabulary.entry_asked
+    n = len(content)
+
+    def share(sets: list[frozenset[str]]) -> tuple[float, int]:
+        inside = sum(any(m in s for s in sets) for m in content)
+        return inside / n, n - inside
+
+    top_text, _ = share([text[top[0]]])
+    top3_text, _ = share([text[s] for s in top])
+    top_asked, top_missing = share([asked[top[0]]])
+    top3_asked, top3_missing = share([asked[s] for s in top])
+    return {
+        "top_text": top_text,
+        "top3_text": top3_text,
+        "top_asked": top_asked,
+        "top3_asked": top3_asked,
+        "top_missing": math.log1p(top_missing),
+        "top3_missing": math.log1p(top3_missing),
+    }
+
+
+_LEXICAL = ("top_text", "top3_text", "top_asked", "top3_asked", "top_missing", "top3_missing")
+
+
+def _decide(
+    message: ParsedMessage,
+    question: Tokens,
+    retrieval: Retrieval,
+    vocabulary: Vocabulary,
+    unknown: bool,
+    paired: bool,
+    coverage: Coverage,
 ) -> Scope:
     """`paired`: a weak cue («или», «лучше», «чем») stands between two of the entries named."""
+    sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     named = _named(retrieval, sig, question)
-    if not _covered(named, retrieval, unknown, vocabulary, question, gpu):
+    # the rules read their own few facts (gathering every fact costs ~50 µs more a question);
+    # «что такое X» for an X no entry names is refused whatever is decided (answer/answerer.py
+    # puts «нет статьи о X» before any entry), so the rules say how: the nearest entries, or
+    # the entry the question goes on to ask about («что такое DoRA — это разновидность лоры?»)
+    refused_anyway = unknown and bool(sig.defined_term) and not message.defined
+    if refused_anyway or isinstance(coverage, RuleCoverage):
+        covered = _covered(named, retrieval, unknown, vocabulary, question, bool(message.gpus))
+    else:
+        facts = scope_facts(message, question, retrieval, vocabulary, unknown, named)
+        covered = coverage.covers(ScopeEvidence(facts, question.word_lemmas, retrieval.vector))
+    if not covered:
         return Scope(in_scope=False, near_domain=sig.domain or bool(sig.defined_term))
     top = retrieval.hits[0]
     if (sig.comparison_cue or (sig.weak_comparison and paired)) and len(named) >= 2:

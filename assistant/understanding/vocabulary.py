@@ -6,10 +6,11 @@ Built once per engine (the composition root's glossary and catalogue), never cac
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary, normalize_name
-from assistant.text.tokens import STOPWORDS, Tokens, deletes, words
+from assistant.text.tokens import STOPWORDS, Tokens, deletes, lemmas, words
 
 # Everyday words of the trade that carry no topic of their own: they must not make a question
 # look like it is about an unknown technology.
@@ -37,6 +38,7 @@ class Vocabulary:
     """Every word of every entry, the catalogues' model and GPU names and common tech words."""
 
     def __init__(self, glossary: Glossary, catalog: Catalog) -> None:
+        self.glossary = glossary
         known: set[str] = set(_COMMON_TECH)
         known |= {w for name in catalog.all_names() for w in words(name)}  # DeepSeek, L40S…
         for entry in glossary.entries:
@@ -52,6 +54,24 @@ class Vocabulary:
                 keys.add(w)
                 keys.update(deletes(w))
         self.typo_keys = frozenset(keys)
+
+    @cached_property
+    def entry_text(self) -> dict[str, frozenset[str]]:
+        """Slug → the content lemmas of the entry's text and names (read on first use: only the
+        learned scope decision asks, search/coverage.py)."""
+        return {
+            e.slug: frozenset(m for chunk in (e.text, *e.names) for m in lemmas(chunk))
+            for e in self.glossary.entries
+        }
+
+    @cached_property
+    def entry_asked(self) -> dict[str, frozenset[str]]:
+        """Slug → the entry's text lemmas and those of the customer questions it answers."""
+        asked = {
+            e.slug: frozenset(m for q in e.questions for m in lemmas(q))
+            for e in self.glossary.entries
+        }
+        return {slug: text | asked[slug] for slug, text in self.entry_text.items()}
 
     def is_typo_of_known(self, word: str) -> bool:
         """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""

@@ -1,0 +1,55 @@
+"""The learned scope decision on the real model (corpus/scope_model.json): near-domain questions
+the glossary does not answer are declined, questions its entries answer are answered.
+
+The questions are not from any eval set: how-tos for tools the glossary does not describe,
+other vendors' products, debugging procedures it does not give; and plain glossary questions.
+The rules alone answer the last two (the nvidia-smi one with DCGM; the FSDP one names an
+entry); the learned decision declines them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.pipeline import Pipeline
+
+NEAR_DOMAIN = [
+    "как настроить Ray Serve, чтобы реплики автоматически масштабировались на нескольких нодах?",
+    "напиши docker-compose для Triton Inference Server с двумя моделями",
+    "как подключить Weights & Biases к обучению и логировать loss по шагам?",
+    "Cerebras WSE-3 быстрее для инференса, чем B200?",
+    "как снять дамп ядра, если python падает с segfault в libcudnn?",
+    "как откатить драйвер nvidia на предыдущую версию в CentOS 7?",
+    "nvidia-smi показывает ERR! в колонке Fan — что делать по шагам?",
+    "как в PyTorch FSDP включить activation checkpointing, какой код написать?",
+]
+
+IN_SCOPE = [
+    ("что такое NVLink и зачем он нужен?", "nvlink"),
+    ("чем FP8 отличается от BF16?", "fp8"),
+    ("зачем нужен KV-кэш при генерации?", "kv-cache"),
+    ("что даёт LoRA при дообучении большой модели?", "lora"),
+    ("для чего в кластере InfiniBand?", "infiniband"),
+]
+
+
+def test_the_bundled_model_has_learned_weights(pipeline: Pipeline) -> None:
+    """The weights were trained under the default embedding model, so they are the decision."""
+    assert pipeline.engine.parts.lookup.coverage.name == "learned"
+
+
+@pytest.mark.parametrize("question", NEAR_DOMAIN)
+def test_a_near_domain_question_the_glossary_does_not_answer_is_declined(
+    pipeline: Pipeline, question: str
+) -> None:
+    answer = pipeline.answer(question)
+    assert answer.refused, answer.answer
+
+
+@pytest.mark.parametrize(("question", "slug"), IN_SCOPE)
+def test_a_question_an_entry_answers_is_answered(
+    pipeline: Pipeline, question: str, slug: str
+) -> None:
+    answer = pipeline.answer(question)
+    assert not answer.refused, answer.answer
+    assert slug in [c.slug for c in answer.citations[:2]]
