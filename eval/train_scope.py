@@ -25,7 +25,8 @@ older sets, and whose older out-of-scope refusal is not below the rules', the hi
 near-domain decline on the nugget set wins (then the older sets' refusal, then fewer false
 refusals, then fewer feature blocks and the stronger L2). The winner is refit on every dev row
 and written to corpus/scope_model.json with the embedding model's id (another model falls back
-to the rules).
+to the rules). When no candidate qualifies, a weights file left from an earlier fit is removed:
+weights selected on other answers must not decide.
 Dev and test figures are then measured end to end: every question answered by the real
 pipeline under each decision. Test rows give aggregates only, never a row.
 """
@@ -379,16 +380,17 @@ def main() -> None:
         args.json.write_text(json.dumps(table, indent=1, default=list), encoding="utf-8")
     print(f"dev rows: {len(rows)}, training: {sum(r.trains for r in rows)}")
     print(line("rules, dev", figures(rows, [r.by_rules for r in rows])))
+    path = settings.corpus_dir / WEIGHTS_FILE
     if best is None:
-        print(
-            "no candidate keeps the rules' false refusals on dev: the rules stay, nothing written"
-        )
+        print("no candidate keeps the rules' false refusals and refusal on dev: the rules stay")
+        if path.exists() and not args.no_write:  # weights fit on other answers must not decide
+            path.unlink()
+            print(f"removed {path}: the engine decides scope by the rules")
         return
     print(line("learned, dev CV", best))
     blocks = " + ".join(best["blocks"])
     print(f"selected: {blocks}, L2 {best['penalty']}, threshold {best['threshold']}")
     model = export(rows, best, manifest.model_id, manifest.dim)
-    path = settings.corpus_dir / WEIGHTS_FILE
     if not args.no_write:
         path.write_text(json.dumps(model, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
         print(f"weights → {path}")
