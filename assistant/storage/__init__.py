@@ -20,16 +20,20 @@ Identifiers are random 32-hex-digit strings (unguessable; a conversation id is t
 session token). `history` returns only answered questions and answers (a question whose
 generation failed stays stored but is not fed back to the engine). Both implementations are
 thread-safe and keep every write under concurrent requests; `assistant.storage.report` groups
-the report items for `assistant report`.
+the report items for `assistant report`. The console's reads (periods, filters, export,
+content gaps) are `storage.console.ConsoleStore`; both implementations provide it too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.schema import Answer, Turn
 from assistant.settings import Settings
+
+if TYPE_CHECKING:
+    from assistant.storage.console import ConsoleRepository
 
 
 class UnknownMessageError(LookupError):
@@ -92,7 +96,7 @@ class Repository(Protocol):
     def close(self) -> None: ...
 
 
-def open_repository(settings: Settings) -> Repository:
+def open_repository(settings: Settings) -> ConsoleRepository:
     """PostgreSQL when `database_url` is a postgres DSN, else SQLite at `db_path` (WAL)."""
     url = settings.database_url.strip()
     if url.startswith(("postgresql://", "postgres://")):
