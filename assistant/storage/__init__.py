@@ -14,6 +14,9 @@ Every channel (HTTP API, widget, Telegram) stores its conversations through this
     mid = repo.add_answer(cid, qid, answer, assistant_turn)           # message id of the reply
     repo.add_feedback(mid, +1, "спасибо")        # +1 / -1; again for the same message replaces it
     items = repo.report_items()                  # refused / low-confidence / thumbs-down answers
+    repo.delete_conversation(cid)                # gone with its messages and feedback
+    repo.delete_chat("telegram", str(chat_id))   # every conversation of that chat (/forget)
+    repo.purge(before=time.time() - 90 * 86400)  # retention: everything older than that
     repo.close()
 
 Identifiers are random 32-hex-digit strings (unguessable; a conversation id is the widget's
@@ -34,6 +37,7 @@ from assistant.settings import Settings
 
 if TYPE_CHECKING:
     from assistant.storage.console import ConsoleRepository
+    from assistant.storage.forget import Purged
 
 
 class UnknownMessageError(LookupError):
@@ -90,6 +94,12 @@ class Repository(Protocol):
     def add_feedback(self, message_id: str, score: int, comment: str = "") -> None: ...
 
     def report_items(self, since: float | None = None) -> list[ReportItem]: ...
+
+    def delete_conversation(self, conversation_id: str) -> bool: ...
+
+    def delete_chat(self, channel: str, external_id: str) -> int: ...
+
+    def purge(self, before: float) -> Purged: ...
 
     def ping(self) -> bool: ...
 

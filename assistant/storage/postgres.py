@@ -9,6 +9,7 @@ from typing import Any
 from assistant.errors import ConfigError
 from assistant.storage.base import SCHEMA, Cursor, SqlRepository
 from assistant.storage.console import SqlConsole
+from assistant.storage.forget import SqlForget
 from assistant.storage.migrate import POSTGRES, migrate
 from assistant.storage.rows import AnswerCount, AnswerSummary, Percentiles, Span
 
@@ -32,7 +33,7 @@ class _PgCursor:
         return self._cur.fetchone()
 
 
-class PostgresRepository(SqlConsole, SqlRepository):
+class PostgresRepository(SqlConsole, SqlForget, SqlRepository):
     """Same schema and SQL as SQLite; `BIGSERIAL` orders messages; a pool serves threads."""
 
     _DAY = "CAST(FLOOR((created_at + ?) / 86400) AS INTEGER)"  # a cast alone would round

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from assistant.storage.base import Cursor, SqlRepository
 from assistant.storage.console import SqlConsole
+from assistant.storage.forget import SqlForget
 
 
-class SqliteRepository(SqlConsole, SqlRepository):
+class SqliteRepository(SqlConsole, SqlForget, SqlRepository):
     """Thread-safe: one connection behind a lock; WAL lets other processes read meanwhile."""
 
     def __init__(self, path: Path | str) -> None:
