@@ -125,6 +125,11 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(default_factory=list)
     agent_api_key: SecretStr = SecretStr("")
 
+    # every message (with its answer and feedback) is deleted by the service itself this many
+    # days after it was written, a conversation with its last message; checked hourly.
+    # 0 keeps everything until someone deletes it (console, /forget, the widget)
+    retention_days: float = Field(default=90.0, ge=0)
+
     # telegram
     telegram_token: SecretStr = SecretStr("")
     telegram_api_base: str = "https://api.telegram.org"

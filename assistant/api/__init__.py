@@ -20,6 +20,7 @@ from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
 from assistant.conversation import ChatService
+from assistant.conversation.retention import Retention
 from assistant.settings import Settings
 from assistant.storage import Repository
 
@@ -48,6 +49,9 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     for module in routers:
         app.include_router(module.router)
     app.router.on_shutdown.append(limiter.close)
+    retention = Retention(repository, settings.retention_days)  # off when the days are 0
+    app.router.on_startup.append(retention.start)
+    app.router.on_shutdown.append(retention.stop)
     if settings.telegram_token.get_secret_value():
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
