@@ -4,7 +4,7 @@
     uvicorn.run(app, host=settings.host, port=settings.port)
 
 Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions (OpenAI), /v1/feedback,
-/v1/suggest (agent key), GET /v1/sessions/{id}, /healthz, /readyz, /metrics, /docs;
+/v1/suggest (agent key), GET and DELETE /v1/sessions/{id}, /healthz, /readyz, /metrics, /docs;
 static pages: / (demo with the widget), /agent, /widget.js, /widget.css. See docs/http.md.
 """
 
@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from assistant.api import agent, chat, glossary_pages, health, openai, pages
+from assistant.api.allow import AllowHeaderMiddleware
 from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
@@ -56,12 +57,13 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
     # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413).
+    app.add_middleware(AllowHeaderMiddleware)  # a 405's Allow names every method of the path
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),
-        allow_methods=["GET", "POST"],
+        allow_methods=["GET", "POST", "DELETE"],  # DELETE: «удалить разговор» in the widget
         allow_headers=["Content-Type"],
         expose_headers=["Retry-After"],  # the widget reads how long to wait after a 429
         max_age=600,

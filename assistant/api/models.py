@@ -97,6 +97,12 @@ class SessionResponse(BaseModel):
     messages: list[StoredMessageOut]
 
 
+class DeletedResponse(BaseModel):
+    """The conversation and everything stored with it are gone."""
+
+    deleted: bool = True
+
+
 class ThreadMessage(StrictBody):
     role: Literal["customer", "agent", "user", "assistant"]
     content: str = Field(max_length=8000)
