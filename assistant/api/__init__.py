@@ -3,7 +3,8 @@
     app = create_app(build_pipeline(settings), settings, open_repository(settings))
     uvicorn.run(app, host=settings.host, port=settings.port)
 
-Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions (OpenAI), /v1/feedback,
+Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions + GET /v1/models (OpenAI),
+/v1/feedback,
 /v1/suggest (agent key), GET and DELETE /v1/sessions/{id}, /healthz, /readyz, /metrics, /docs;
 static pages: / (demo with the widget), /agent, /widget.js, /widget.css. See docs/http.md.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from assistant.api import agent, chat, glossary_pages, health, openai, pages
+from assistant.api import agent, chat, glossary_pages, health, openai, openai_compat, pages
 from assistant.api.allow import AllowHeaderMiddleware
 from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.docs import openapi_document
@@ -46,7 +47,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     )
     install_error_handlers(app)
     app.openapi = lambda: openapi_document(app, settings)  # type: ignore[method-assign]
-    routers = (chat, openai, agent, health, pages, glossary_pages)
+    routers = (chat, openai, openai_compat, agent, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)
     app.router.on_shutdown.append(limiter.close)

@@ -18,12 +18,12 @@ from assistant.api.docs import COMPLETION_CHUNK, QUESTION, error_responses
 from assistant.api.errors import ApiError, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
+from assistant.api.openai_compat import MODEL
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
 from assistant.conversation import ChatService, Reply, Where
 from assistant.schema import Turn
 
 router = APIRouter(prefix="/v1", tags=["openai"])
-MODEL = "glossary-assistant"
 CHANNEL = "openai"
 
 

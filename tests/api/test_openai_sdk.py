@@ -1,0 +1,82 @@
+"""The official `openai` SDK against the service under uvicorn: models and completions (sync,
+async, streamed) (fast engine, SQLite)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import openai
+import pytest
+
+from assistant.errors import LLMUnavailableError
+from assistant.settings import Settings
+from tests.api.engines import Failing
+from tests.api.live import app_settings, live_server, make_app
+
+MODEL = "glossary-assistant"
+QUESTION = "что такое NVLink?"
+BROKEN = "сломай ответ"
+
+
+@pytest.fixture(scope="module")
+def base(
+    fast_pipeline: Any, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("openai-sdk") / "db.sqlite3"
+    engine = Failing(fast_pipeline, BROKEN, LLMUnavailableError("down"))
+    app = make_app(engine, app_settings(settings, db, rate_limit_per_minute=0))
+    with live_server(app) as url:
+        yield url + "/v1"
+
+
+@pytest.fixture
+def client(base: str) -> Iterator[openai.OpenAI]:
+    with openai.OpenAI(base_url=base, api_key="unused", max_retries=0, timeout=30) as c:
+        yield c
+
+
+def test_models_list_and_retrieve(client: openai.OpenAI) -> None:
+    listed = client.models.list()
+    assert [m.id for m in listed.data] == [MODEL]
+    assert listed.data[0].object == "model" and listed.data[0].owned_by
+    assert client.models.retrieve(MODEL).id == MODEL
+    with pytest.raises(openai.NotFoundError) as info:
+        client.models.retrieve("gpt-4o")
+    assert info.value.code == "model_not_found"
+    assert "glossary-assistant" in info.value.message
+
+
+def test_completion_has_citations(client: openai.OpenAI) -> None:
+    messages: list[Any] = [
+        {"role": "system", "content": "Отвечай кратко."},
+        {"role": "user", "content": QUESTION},
+    ]
+    done = client.chat.completions.create(model=MODEL, messages=messages, temperature=0.2)
+    text = done.choices[0].message.content or ""
+    assert "NVLink" in text and done.choices[0].finish_reason == "stop"
+    extra = done.model_extra or {}
+    assert extra["citations"][0]["slug"] == "nvlink"
+
+
+def test_streaming_deltas_add_up_to_the_answer(client: openai.OpenAI) -> None:
+    stream = client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": QUESTION}], stream=True
+    )
+    chunks = list(stream)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert "NVLink" in text and chunks[-1].choices[0].finish_reason == "stop"
+
+
+async def test_async_client_completes_and_streams(base: str) -> None:
+    async with openai.AsyncOpenAI(base_url=base, api_key="x", max_retries=0) as client:
+        assert [m.id async for m in client.models.list()] == [MODEL]
+        done = await client.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "сколько памяти нужно 70B в FP8?"}]
+        )
+        assert "ГБ" in (done.choices[0].message.content or "")
+        stream = await client.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": QUESTION}], stream=True
+        )
+        pieces = [c.choices[0].delta.content or "" async for c in stream if c.choices]
+        assert "NVLink" in "".join(pieces) and len(pieces) > 2
