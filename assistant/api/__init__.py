@@ -21,14 +21,22 @@ from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
+from assistant.api.usage import TokenCounter, tokenizer_counter, warm
 from assistant.conversation import ChatService
 from assistant.conversation.retention import Retention
 from assistant.settings import Settings
 from assistant.storage import Repository
 
 
-def create_app(pipeline: ServedPipeline, settings: Settings, repository: Repository) -> FastAPI:
-    """Compose routers, middleware and shared state; owns nothing heavy itself."""
+def create_app(
+    pipeline: ServedPipeline,
+    settings: Settings,
+    repository: Repository,
+    *,
+    tokens: TokenCounter | None = None,
+) -> FastAPI:
+    """Compose routers, middleware and shared state; owns nothing heavy itself (`tokens`, the
+    OpenAI usage counter, loads the embedding model's tokenizer on first use)."""
     app = FastAPI(
         title="FullGPU glossary assistant",
         description="Ответы по глоссарию FullGPU с источниками и калькуляторами.",
@@ -36,6 +44,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     )
     metrics = Metrics()
     limiter = limiter_for(settings)
+    tokens = tokens or tokenizer_counter(settings)
     service = ChatService(pipeline, settings, repository, observer=metrics)
     app.state.context = ApiContext(
         settings=settings,
@@ -44,6 +53,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
         repository=repository,
         limiter=limiter,
         metrics=metrics,
+        tokens=tokens,
     )
     install_error_handlers(app)
     app.openapi = lambda: openapi_document(app, settings)  # type: ignore[method-assign]
@@ -51,6 +61,7 @@ def create_app(pipeline: ServedPipeline, settings: Settings, repository: Reposit
     for module in routers:
         app.include_router(module.router)
     app.router.on_shutdown.append(limiter.close)
+    app.router.on_startup.append(lambda: warm(tokens))
     retention = Retention(repository, settings.retention_days)  # off when the days are 0
     app.router.on_startup.append(retention.start)
     app.router.on_shutdown.append(retention.stop)

@@ -18,6 +18,7 @@ from fastapi import Depends, FastAPI, Request
 
 from assistant.api.limits import RateLimiter
 from assistant.api.metrics import Metrics
+from assistant.api.usage import TokenCounter
 from assistant.conversation import ChatService
 from assistant.conversation.service import AnswerEngine
 from assistant.corpus.glossary import Glossary
@@ -42,6 +43,7 @@ class ApiContext:
     repository: Repository
     limiter: RateLimiter
     metrics: Metrics
+    tokens: TokenCounter  # OpenAI `usage` (api/usage.py)
 
 
 def context_of(app: FastAPI) -> ApiContext:
@@ -75,6 +77,10 @@ def get_metrics(request: Request) -> Metrics:
     return get_context(request).metrics
 
 
+def get_tokens(request: Request) -> TokenCounter:
+    return get_context(request).tokens
+
+
 def get_glossary(request: Request) -> Glossary:
     """The glossary the composition root loaded for the engine (not a second copy)."""
     return get_context(request).pipeline.glossary
@@ -86,3 +92,4 @@ RepositoryDep = Annotated[Repository, Depends(get_repository)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
 GlossaryDep = Annotated[Glossary, Depends(get_glossary)]
+TokensDep = Annotated[TokenCounter, Depends(get_tokens)]

@@ -156,6 +156,12 @@ class OpenAIMessage(StrictBody):
     content: str | list[dict[str, Any]] | None = None
 
 
+class StreamOptions(StrictBody):
+    include_usage: bool = Field(
+        default=False, description="Последний кусок потока — счётчики токенов (usage)"
+    )
+
+
 class CompletionRequest(StrictBody):
     """Other OpenAI fields (temperature, max_tokens…) are accepted and ignored."""
 
@@ -183,6 +189,7 @@ class CompletionRequest(StrictBody):
         },
     )
     stream: bool = False
+    stream_options: StreamOptions | None = None
     user: str | None = None
 
 
@@ -213,7 +220,10 @@ class CompletionResponse(BaseModel):
     created: int
     model: str
     choices: list[CompletionChoice]
-    usage: dict[str, int]
+    usage: dict[str, int] = Field(
+        description="prompt_tokens (все присланные сообщения), completion_tokens (ответ), "
+        "total_tokens — токенизатором модели поиска (multilingual-e5-small, SentencePiece)"
+    )
     citations: list[Citation]
     glossary: CompletionGlossary
 

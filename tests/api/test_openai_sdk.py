@@ -1,5 +1,5 @@
 """The official `openai` SDK against the service under uvicorn: models and completions (sync,
-async, streamed) (fast engine, SQLite)."""
+async, streamed) with real token counts in `usage` (fast engine, SQLite)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Any
 
 import openai
 import pytest
+from tokenizers import Tokenizer
 
+from assistant.api.usage import tokenizer_file
 from assistant.errors import LLMUnavailableError
 from assistant.settings import Settings
 from tests.api.engines import Failing
@@ -36,6 +38,13 @@ def client(base: str) -> Iterator[openai.OpenAI]:
         yield c
 
 
+@pytest.fixture(scope="module")
+def count(settings: Settings) -> Any:
+    """Token counts the way api/usage.py says it counts them, from the tokenizer file itself."""
+    tokenizer = Tokenizer.from_file(str(tokenizer_file(settings)))
+    return lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
 def test_models_list_and_retrieve(client: openai.OpenAI) -> None:
     listed = client.models.list()
     assert [m.id for m in listed.data] == [MODEL]
@@ -47,7 +56,7 @@ def test_models_list_and_retrieve(client: openai.OpenAI) -> None:
     assert "glossary-assistant" in info.value.message
 
 
-def test_completion_has_citations(client: openai.OpenAI) -> None:
+def test_completion_has_citations_and_real_usage(client: openai.OpenAI, count: Any) -> None:
     messages: list[Any] = [
         {"role": "system", "content": "Отвечай кратко."},
         {"role": "user", "content": QUESTION},
@@ -55,17 +64,34 @@ def test_completion_has_citations(client: openai.OpenAI) -> None:
     done = client.chat.completions.create(model=MODEL, messages=messages, temperature=0.2)
     text = done.choices[0].message.content or ""
     assert "NVLink" in text and done.choices[0].finish_reason == "stop"
+    assert done.usage is not None
+    assert done.usage.prompt_tokens == count("Отвечай кратко.") + count(QUESTION)
+    assert done.usage.completion_tokens == count(text) > 10
+    assert done.usage.total_tokens == done.usage.prompt_tokens + done.usage.completion_tokens
     extra = done.model_extra or {}
     assert extra["citations"][0]["slug"] == "nvlink"
 
 
-def test_streaming_deltas_add_up_to_the_answer(client: openai.OpenAI) -> None:
+def test_streaming_deltas_add_up_and_usage_comes_last_when_asked(
+    client: openai.OpenAI, count: Any
+) -> None:
     stream = client.chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": QUESTION}], stream=True
+        model=MODEL,
+        messages=[{"role": "user", "content": QUESTION}],
+        stream=True,
+        stream_options={"include_usage": True},
     )
     chunks = list(stream)
-    text = "".join(c.choices[0].delta.content or "" for c in chunks)
-    assert "NVLink" in text and chunks[-1].choices[0].finish_reason == "stop"
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert "NVLink" in text
+    last = chunks[-1]
+    assert last.choices == [] and last.usage is not None
+    assert last.usage.prompt_tokens == count(QUESTION)
+    assert last.usage.completion_tokens == count(text)
+    plain = client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": QUESTION}], stream=True
+    )
+    assert all(c.usage is None for c in plain)  # not asked: no usage chunk
 
 
 async def test_async_client_completes_and_streams(base: str) -> None:
