@@ -21,6 +21,7 @@ from assistant.api.docs import openapi_document
 from assistant.api.errors import CatchAllMiddleware, install_error_handlers
 from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
+from assistant.api.openai_compat import OpenAIErrorMiddleware
 from assistant.api.usage import TokenCounter, tokenizer_counter, warm
 from assistant.conversation import ChatService
 from assistant.conversation.retention import Retention
@@ -68,10 +69,12 @@ def create_app(
     if settings.telegram_token.get_secret_value():
         _mount_telegram(app, service, settings)
     # add_middleware wraps: the last added runs first. Outside in: metrics (sees every final
-    # status) → CORS (on every response, errors included) → catch-all 500 → body limit (413).
+    # status) → CORS (on every response, errors included) → OpenAI's error shape on its routes
+    # → catch-all 500 → body limit (413).
     app.add_middleware(AllowHeaderMiddleware)  # a 405's Allow names every method of the path
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(OpenAIErrorMiddleware)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=list(settings.cors_origins),

@@ -33,6 +33,13 @@ class ErrorDetail(BaseModel):
         "answer_failed, rate_limited, unauthorized, payload_too_large, unavailable…"
     )
     message: str = Field(description="Сообщение для человека, по-русски")
+    type: str | None = Field(
+        default=None,
+        description="Только на маршрутах OpenAI (/v1/chat/completions, /v1/models): тип ошибки "
+        "OpenAI — invalid_request_error, authentication_error, permission_error, "
+        "rate_limit_error, server_error",
+    )
+    param: str | None = Field(default=None, description="Только на маршрутах OpenAI: всегда null")
 
 
 class ErrorResponse(BaseModel):

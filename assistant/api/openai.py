@@ -17,13 +17,14 @@ from fastapi import APIRouter, Request
 
 from assistant.api.deps import LimiterDep, ServiceDep, TokensDep
 from assistant.api.docs import COMPLETION_CHUNK, QUESTION, error_responses
-from assistant.api.errors import ApiError, stream_error
+from assistant.api.errors import ApiError, assistant_error_status, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
-from assistant.api.openai_compat import MODEL
+from assistant.api.openai_compat import MODEL, openai_error
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
 from assistant.api.usage import TokenCounter, usage
 from assistant.conversation import ChatService, Reply, Where
+from assistant.errors import AssistantError
 from assistant.schema import Turn
 
 router = APIRouter(prefix="/v1", tags=["openai"])
@@ -153,7 +154,8 @@ async def _chunks(
                 if tokens is not None:  # OpenAI's usage chunk: no choices, only the counts
                     yield _usage_chunk(cid, model, usage(tokens, sent, item.answer.answer))
     except Exception as e:  # the stream has started: failures become an error frame
-        yield sse(None, stream_error(e))
+        status = assistant_error_status(e)[0] if isinstance(e, AssistantError) else 500
+        yield sse(None, openai_error(stream_error(e), status))
     yield sse(None, "[DONE]")
 
 

@@ -1,9 +1,10 @@
-"""The official `openai` SDK against the service under uvicorn: models and completions (sync,
-async, streamed) with real token counts in `usage` (fast engine, SQLite)."""
+"""The official `openai` SDK against the service under uvicorn: models, completions (sync, async,
+streamed), real token counts in `usage`, and errors in OpenAI's shape (fast engine, SQLite)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import openai
@@ -52,7 +53,7 @@ def test_models_list_and_retrieve(client: openai.OpenAI) -> None:
     assert client.models.retrieve(MODEL).id == MODEL
     with pytest.raises(openai.NotFoundError) as info:
         client.models.retrieve("gpt-4o")
-    assert info.value.code == "model_not_found"
+    assert info.value.code == "model_not_found" and info.value.type == "invalid_request_error"
     assert "glossary-assistant" in info.value.message
 
 
@@ -106,3 +107,57 @@ async def test_async_client_completes_and_streams(base: str) -> None:
         )
         pieces = [c.choices[0].delta.content or "" async for c in stream if c.choices]
         assert "NVLink" in "".join(pieces) and len(pieces) > 2
+
+
+def test_errors_come_in_openai_shape(client: openai.OpenAI) -> None:
+    with pytest.raises(openai.UnprocessableEntityError) as info:
+        client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": " "}])
+    error = info.value
+    assert error.code == "empty_message" and error.type == "invalid_request_error"
+    assert error.body == {
+        "message": "Пустое сообщение: напишите вопрос о GPU или инфраструктуре для ИИ.",
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "empty_message",
+    }
+    with pytest.raises(openai.UnprocessableEntityError) as info:
+        client.chat.completions.create(model=MODEL, messages=[{"role": "system", "content": "x"}])
+    assert info.value.code == "invalid_request"
+    with pytest.raises(openai.InternalServerError) as unavailable:
+        client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": BROKEN}])
+    assert unavailable.value.status_code == 503 and unavailable.value.type == "server_error"
+
+
+def test_a_failure_mid_stream_is_an_openai_error(client: openai.OpenAI) -> None:
+    stream = client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": BROKEN}], stream=True
+    )
+    with pytest.raises(openai.APIError) as info:
+        list(stream)
+    assert info.value.body is not None and info.value.type == "server_error"
+    assert info.value.code == "unavailable"
+    assert info.value.message == LLMUnavailableError.user_message  # the Russian text
+
+
+def test_rate_limits_and_oversized_bodies_too(
+    fast_pipeline: Any, settings: Settings, tmp_path: Path
+) -> None:
+    s = app_settings(settings, tmp_path / "db.sqlite3", rate_limit_per_minute=1, max_body_bytes=800)
+    with live_server(make_app(fast_pipeline, s)) as url:
+        client = openai.OpenAI(base_url=url + "/v1", api_key="x", max_retries=0)
+        with pytest.raises(openai.APIStatusError) as big:
+            client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": "я" * 900}]
+            )
+        assert big.value.status_code == 413 and big.value.code == "payload_too_large"
+        assert big.value.type == "invalid_request_error"
+        client.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": QUESTION}]
+        )
+        with pytest.raises(openai.RateLimitError) as limited:
+            client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": QUESTION}]
+            )
+        assert limited.value.type == "rate_limit_error" and limited.value.code == "rate_limited"
+        assert limited.value.response.headers["retry-after"].isdigit()
+        client.close()
