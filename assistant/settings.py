@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +125,8 @@ class Settings(BaseSettings):
     max_concurrent_answers: int = 0
     cors_origins: list[str] = Field(default_factory=list)
     agent_api_key: SecretStr = SecretStr("")
+    # days in the console, the export and the gap report begin at midnight here
+    console_timezone: str = "Europe/Moscow"
 
     # every message (with its answer and feedback) is deleted by the service itself this many
     # days after it was written, a conversation with its last message; checked hourly.
@@ -134,6 +137,15 @@ class Settings(BaseSettings):
     telegram_token: SecretStr = SecretStr("")
     telegram_api_base: str = "https://api.telegram.org"
     telegram_webhook_secret: SecretStr = SecretStr("")
+
+    @field_validator("console_timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (e.g. Europe/Moscow, UTC)") from None
+        return value
 
 
 def load_settings() -> Settings:
