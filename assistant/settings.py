@@ -125,6 +125,12 @@ class Settings(BaseSettings):
     max_concurrent_answers: int = 0
     cors_origins: list[str] = Field(default_factory=list)
     agent_api_key: SecretStr = SecretStr("")
+
+    # operations console (/admin): off while the key is empty; the key is exchanged for a signed
+    # HttpOnly cookie that lasts this many hours. Wrong keys lock out as on /agent
+    # (AGENT_AUTH_FAILURES per AGENT_LOCKOUT_S, counted separately).
+    admin_api_key: SecretStr = SecretStr("")
+    admin_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
     # days in the console, the export and the gap report begin at midnight here
     console_timezone: str = "Europe/Moscow"
 

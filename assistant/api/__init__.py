@@ -4,9 +4,9 @@
     uvicorn.run(app, host=settings.host, port=settings.port)
 
 Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions + GET /v1/models (OpenAI),
-/v1/feedback,
-/v1/suggest (agent key), GET and DELETE /v1/sessions/{id}, /healthz, /readyz, /metrics, /docs;
-static pages: / (demo with the widget), /agent, /widget.js, /widget.css. See docs/http.md.
+/v1/feedback, /v1/suggest (agent key), GET and DELETE /v1/sessions/{id}, /healthz, /readyz,
+/metrics, /docs; /admin/api/* (the console, its own key); static pages: / (demo with the
+widget), /agent, /widget.js, /widget.css. See docs/http.md.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from assistant.api import agent, chat, glossary_pages, health, openai, openai_compat, pages
+from assistant.api import admin, agent, chat, glossary_pages, health, openai, openai_compat, pages
 from assistant.api.allow import AllowHeaderMiddleware
 from assistant.api.deps import ApiContext, ServedPipeline
 from assistant.api.docs import openapi_document
@@ -23,16 +23,17 @@ from assistant.api.limits import BodyLimitMiddleware, limiter_for
 from assistant.api.metrics import Metrics, MetricsMiddleware
 from assistant.api.openai_compat import OpenAIErrorMiddleware
 from assistant.api.usage import TokenCounter, tokenizer_counter, warm
+from assistant.console.lens import lens_of
 from assistant.conversation import ChatService
 from assistant.conversation.retention import Retention
 from assistant.settings import Settings
-from assistant.storage import Repository
+from assistant.storage.console import ConsoleRepository
 
 
 def create_app(
     pipeline: ServedPipeline,
     settings: Settings,
-    repository: Repository,
+    repository: ConsoleRepository,
     *,
     tokens: TokenCounter | None = None,
 ) -> FastAPI:
@@ -55,10 +56,11 @@ def create_app(
         limiter=limiter,
         metrics=metrics,
         tokens=tokens,
+        lens=lens_of(pipeline, settings.public_base_url),
     )
     install_error_handlers(app)
     app.openapi = lambda: openapi_document(app, settings)  # type: ignore[method-assign]
-    routers = (chat, openai, openai_compat, agent, health, pages, glossary_pages)
+    routers = (chat, openai, openai_compat, agent, admin, health, pages, glossary_pages)
     for module in routers:
         app.include_router(module.router)
     app.router.on_shutdown.append(limiter.close)
