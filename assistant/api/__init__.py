@@ -6,7 +6,7 @@
 Routes: POST /v1/chat, /v1/chat/stream (SSE), /v1/chat/completions + GET /v1/models (OpenAI),
 /v1/feedback, /v1/suggest (agent key), GET and DELETE /v1/sessions/{id}, /healthz, /readyz,
 /metrics, /docs; /admin/api/* (the console, its own key); static pages: / (demo with the
-widget), /agent, /widget.js, /widget.css. See docs/http.md.
+widget), /agent, /admin (the console), /widget.js, /widget.css. See docs/http.md.
 """
 
 from __future__ import annotations

@@ -71,6 +71,9 @@ async def test_nothing_without_the_key(anonymous: httpx.AsyncClient) -> None:
         r = await anonymous.request(method, path)
         assert r.status_code == 401, (method, path, r.text)
         assert r.json()["error"]["code"] == "unauthorized" and "Разговор" not in r.text
+    page = await anonymous.get("/admin")  # the sign-in page itself holds no data
+    assert page.status_code == 200 and "Ключ администратора" in page.text
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
 
 
 async def test_off_without_a_configured_key(
