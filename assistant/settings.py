@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,10 +134,34 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(default_factory=list)
     agent_api_key: SecretStr = SecretStr("")
 
+    # operations console (/admin): off while the key is empty; the key is exchanged for a signed
+    # HttpOnly cookie that lasts this many hours. Wrong keys lock out as on /agent
+    # (AGENT_AUTH_FAILURES per AGENT_LOCKOUT_S, counted separately).
+    admin_api_key: SecretStr = SecretStr("")
+    admin_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    # days in the console, the export and the gap report begin at midnight here
+    console_timezone: str = "Europe/Moscow"
+
+    # every message (with its answer and feedback) is deleted by the service itself this many
+    # days after it was written, a conversation with its last message; checked hourly.
+    # 0 keeps everything until someone deletes it (console, /forget, the widget)
+    retention_days: float = Field(default=90.0, ge=0)
+
     # telegram
     telegram_token: SecretStr = SecretStr("")
     telegram_api_base: str = "https://api.telegram.org"
     telegram_webhook_secret: SecretStr = SecretStr("")
+
+    @field_validator("console_timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"неизвестный часовой пояс «{value}» (например, Europe/Moscow или UTC)"
+            ) from None
+        return value
 
 
 # pydantic's error types → what the operator should write instead
@@ -154,6 +179,8 @@ _EXPECTED = {
 
 
 def _expected(err: Any) -> str:
+    if err["type"] == "value_error":  # a validator's own Russian reason
+        return str(err.get("msg", "")).removeprefix("Value error, ")
     if err["type"] == "literal_error":
         choices = str(err.get("ctx", {}).get("expected", "")).replace(" or ", " или ")
         return f"допустимо: {choices}"

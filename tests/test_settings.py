@@ -20,6 +20,17 @@ def test_bad_values_name_every_variable(monkeypatch: pytest.MonkeyPatch) -> None
     assert caught.value.user_message == text and "\n" not in text  # one line for the CLI
 
 
+def test_an_unknown_console_time_zone_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASSISTANT_CONSOLE_TIMEZONE", "Europe/Atlantis")
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "ASSISTANT_CONSOLE_TIMEZONE" in str(caught.value) and "Europe/Atlantis" in str(
+        caught.value
+    )
+    monkeypatch.setenv("ASSISTANT_CONSOLE_TIMEZONE", "Asia/Yekaterinburg")
+    assert load_settings().console_timezone == "Asia/Yekaterinburg"
+
+
 def test_good_values_load(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ASSISTANT_EMBEDDING_BACKEND", "torch")
     monkeypatch.setenv("ASSISTANT_MAX_CONCURRENT_ANSWERS", "3")

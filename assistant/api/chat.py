@@ -1,4 +1,5 @@
-"""Public chat routes: /v1/chat, /v1/chat/stream (SSE), /v1/feedback, /v1/sessions/{id}."""
+"""Public chat routes: /v1/chat, /v1/chat/stream (SSE), /v1/feedback, /v1/sessions/{id} (read
+and delete)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from assistant.api.models import (
     ID_PATTERN,
     ChatRequest,
     ChatResponse,
+    DeletedResponse,
     FeedbackRequest,
     FeedbackResponse,
     SessionResponse,
@@ -111,6 +113,11 @@ async def feedback(
     return FeedbackResponse()
 
 
+def _known_shape(session_id: str) -> None:
+    if not _ID.fullmatch(session_id) or len(session_id) > 64:
+        raise ApiError(404, "unknown_session", "Разговор не найден.")
+
+
 @router.get(
     "/sessions/{session_id}",
     response_model=SessionResponse,
@@ -120,8 +127,7 @@ async def feedback(
 async def session(session_id: str, repo: RepositoryDep) -> SessionResponse:
     """The widget restores a conversation after a reload (the id is an unguessable token); an
     id that is not one of ours is simply not found."""
-    if not _ID.fullmatch(session_id) or len(session_id) > 64:
-        raise ApiError(404, "unknown_session", "Разговор не найден.")
+    _known_shape(session_id)
     if not await to_thread.run_sync(repo.conversation_exists, session_id):
         raise ApiError(404, "unknown_session", "Разговор не найден.")
     stored = await to_thread.run_sync(repo.messages, session_id, 100)
@@ -129,3 +135,22 @@ async def session(session_id: str, repo: RepositoryDep) -> SessionResponse:
         session_id=session_id,
         messages=[StoredMessageOut(**vars(m)) for m in stored],
     )
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    response_model=DeletedResponse,
+    summary="Удалить разговор («удалить разговор» в виджете)",
+    responses=error_responses(404, 429, 500),
+)
+async def forget_session(
+    session_id: str, request: Request, service: ServiceDep, limiter: LimiterDep
+) -> DeletedResponse:
+    """Deletes the conversation with its messages and feedback for good (after the answer in
+    flight, if any, is stored). Whoever holds the session token may delete it, as they may
+    read it."""
+    await limiter.check("feedback", *client_keys(request))
+    _known_shape(session_id)
+    if not await service.forget(Where(CHANNEL, session_id=session_id)):
+        raise ApiError(404, "unknown_session", "Разговор не найден.")
+    return DeletedResponse()

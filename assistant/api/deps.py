@@ -18,12 +18,14 @@ from fastapi import Depends, FastAPI, Request
 
 from assistant.api.limits import RateLimiter
 from assistant.api.metrics import Metrics
+from assistant.api.usage import TokenCounter
+from assistant.console.lens import GlossaryLens
 from assistant.conversation import ChatService
 from assistant.conversation.service import AnswerEngine
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary
 from assistant.settings import Settings
-from assistant.storage import Repository
+from assistant.storage.console import ConsoleRepository
 
 
 class ServedPipeline(AnswerEngine, Protocol):
@@ -44,9 +46,11 @@ class ApiContext:
     settings: Settings
     pipeline: ServedPipeline
     service: ChatService
-    repository: Repository
+    repository: ConsoleRepository
     limiter: RateLimiter
     metrics: Metrics
+    tokens: TokenCounter  # OpenAI `usage` (api/usage.py)
+    lens: GlossaryLens | None = None  # the console's content gaps (console/lens.py)
 
 
 def context_of(app: FastAPI) -> ApiContext:
@@ -68,7 +72,7 @@ def get_service(request: Request) -> ChatService:
     return get_context(request).service
 
 
-def get_repository(request: Request) -> Repository:
+def get_repository(request: Request) -> ConsoleRepository:
     return get_context(request).repository
 
 
@@ -78,6 +82,14 @@ def get_limiter(request: Request) -> RateLimiter:
 
 def get_metrics(request: Request) -> Metrics:
     return get_context(request).metrics
+
+
+def get_lens(request: Request) -> GlossaryLens | None:
+    return get_context(request).lens
+
+
+def get_tokens(request: Request) -> TokenCounter:
+    return get_context(request).tokens
 
 
 def get_glossary(request: Request) -> Glossary:
@@ -92,8 +104,10 @@ def get_catalog(request: Request) -> Catalog:
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 ServiceDep = Annotated[ChatService, Depends(get_service)]
-RepositoryDep = Annotated[Repository, Depends(get_repository)]
+RepositoryDep = Annotated[ConsoleRepository, Depends(get_repository)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 MetricsDep = Annotated[Metrics, Depends(get_metrics)]
 GlossaryDep = Annotated[Glossary, Depends(get_glossary)]
 CatalogDep = Annotated[Catalog, Depends(get_catalog)]
+TokensDep = Annotated[TokenCounter, Depends(get_tokens)]
+LensDep = Annotated[GlossaryLens | None, Depends(get_lens)]

@@ -9,6 +9,8 @@ chat, per session too:
     agent     AGENT_RATE_LIMIT_PER_MINUTE      /v1/suggest, every request
     auth      AGENT_AUTH_FAILURES per AGENT_LOCKOUT_S: wrong agent keys; past it the client gets
               429 on /v1/suggest, the right key included, until the window has passed
+    console   the same numbers, counted apart: wrong console keys and forged console cookies
+              (/admin); past them 429 on the console's sign-in and API
 
 Counters live in the process (`memory://`) unless ASSISTANT_DATABASE_URL is PostgreSQL — then in
 its `rate_limits` table, shared by every replica (limit_storage.py) — or
@@ -145,6 +147,7 @@ def rules_of(settings: Settings) -> dict[str, Rule]:
         "feedback": Rule(settings.feedback_rate_limit_per_minute),
         "agent": Rule(settings.agent_rate_limit_per_minute),
         "auth": Rule(settings.agent_auth_failures, max(1, settings.agent_lockout_s)),
+        "console": Rule(settings.agent_auth_failures, max(1, settings.agent_lockout_s)),
     }
 
 
@@ -195,15 +198,15 @@ class RateLimiter:
             if wait:
                 raise too_many(wait)
 
-    async def check_lockout(self, key: str) -> None:
-        """429 while `key` is locked out after too many wrong agent keys."""
-        wait = await self._call(self.locked, "auth", key)
+    async def check_lockout(self, key: str, rule: str = "auth") -> None:
+        """429 while `key` is locked out after too many wrong keys (agent, or `console`)."""
+        wait = await self._call(self.locked, rule, key)
         if wait:
             raise too_many(wait, "Слишком много попыток с неверным ключом.")
 
-    async def failed_auth(self, key: str) -> None:
-        """Count one wrong agent key for `key` (the next check_lockout may refuse)."""
-        await self._call(self.retry_after, "auth", key)
+    async def failed_auth(self, key: str, rule: str = "auth") -> None:
+        """Count one wrong key for `key` (the next check_lockout may refuse)."""
+        await self._call(self.retry_after, rule, key)
 
     def close(self) -> None:
         close = getattr(self.storage, "close", None)

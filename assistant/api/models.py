@@ -33,6 +33,13 @@ class ErrorDetail(BaseModel):
         "answer_failed, rate_limited, unauthorized, payload_too_large, unavailable…"
     )
     message: str = Field(description="Сообщение для человека, по-русски")
+    type: str | None = Field(
+        default=None,
+        description="Только на маршрутах OpenAI (/v1/chat/completions, /v1/models): тип ошибки "
+        "OpenAI — invalid_request_error, authentication_error, permission_error, "
+        "rate_limit_error, server_error",
+    )
+    param: str | None = Field(default=None, description="Только на маршрутах OpenAI: всегда null")
 
 
 class ErrorResponse(BaseModel):
@@ -97,6 +104,12 @@ class SessionResponse(BaseModel):
     messages: list[StoredMessageOut]
 
 
+class DeletedResponse(BaseModel):
+    """The conversation and everything stored with it are gone."""
+
+    deleted: bool = True
+
+
 class ThreadMessage(StrictBody):
     role: Literal["customer", "agent", "user", "assistant"]
     content: str = Field(max_length=8000)
@@ -150,6 +163,12 @@ class OpenAIMessage(StrictBody):
     content: str | list[dict[str, Any]] | None = None
 
 
+class StreamOptions(StrictBody):
+    include_usage: bool = Field(
+        default=False, description="Последний кусок потока — счётчики токенов (usage)"
+    )
+
+
 class CompletionRequest(StrictBody):
     """Other OpenAI fields (temperature, max_tokens…) are accepted and ignored."""
 
@@ -177,6 +196,7 @@ class CompletionRequest(StrictBody):
         },
     )
     stream: bool = False
+    stream_options: StreamOptions | None = None
     user: str | None = None
 
 
@@ -207,7 +227,10 @@ class CompletionResponse(BaseModel):
     created: int
     model: str
     choices: list[CompletionChoice]
-    usage: dict[str, int]
+    usage: dict[str, int] = Field(
+        description="prompt_tokens (все присланные сообщения), completion_tokens (ответ), "
+        "total_tokens — токенизатором модели поиска (multilingual-e5-small, SentencePiece)"
+    )
     citations: list[Citation]
     glossary: CompletionGlossary
 

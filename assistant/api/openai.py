@@ -2,7 +2,9 @@
 
 The last user message is the question and earlier messages are the history, so any OpenAI SDK
 or chat UI can use the assistant as a "model". Citations and calculator results travel in
-extra top-level fields (`citations`, `glossary`) that OpenAI clients ignore.
+extra top-level fields (`citations`, `glossary`) that OpenAI clients ignore. `usage` counts the
+tokens of what the client sent and of the answer (api/usage.py says how); a stream carries it in
+a last chunk when asked (`stream_options: {"include_usage": true}`), as OpenAI's does.
 """
 
 from __future__ import annotations
@@ -13,18 +15,20 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from assistant.api.deps import LimiterDep, MetricsDep, ServiceDep
+from assistant.api.deps import LimiterDep, MetricsDep, ServiceDep, TokensDep
 from assistant.api.docs import COMPLETION_CHUNK, QUESTION, error_responses
-from assistant.api.errors import ApiError, stream_error
+from assistant.api.errors import ApiError, assistant_error_status, stream_error
 from assistant.api.limits import client_keys
 from assistant.api.models import CompletionRequest, CompletionResponse, OpenAIMessage
+from assistant.api.openai_compat import MODEL, openai_error
 from assistant.api.sse import SSE_HEADERS, EventStream, sse
 from assistant.api.streams import counted
+from assistant.api.usage import TokenCounter, usage
 from assistant.conversation import ChatService, Reply, Where
+from assistant.errors import AssistantError
 from assistant.schema import Turn
 
 router = APIRouter(prefix="/v1", tags=["openai"])
-MODEL = "glossary-assistant"
 CHANNEL = "openai"
 
 
@@ -61,7 +65,7 @@ def _extras(stored: Reply) -> dict[str, Any]:
     }
 
 
-def _completion(stored: Reply, model: str) -> dict[str, Any]:
+def _completion(stored: Reply, model: str, tally: dict[str, int]) -> dict[str, Any]:
     return {
         "id": f"chatcmpl-{stored.message_id}",
         "object": "chat.completion",
@@ -74,7 +78,7 @@ def _completion(stored: Reply, model: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        "usage": tally,
         **_extras(stored),
     }
 
@@ -99,16 +103,20 @@ async def completions(
     service: ServiceDep,
     limiter: LimiterDep,
     metrics: MetricsDep,
+    tokens: TokensDep,
 ) -> Any:
     await limiter.check("chat", *client_keys(request))
     question, history = split_messages(body.messages)
     service.validate(question)  # a bad message is a JSON 422, also for `stream: true`
     where = Where(CHANNEL, history=history)
     model = body.model or MODEL
+    sent = [_text(m) for m in body.messages]
     if body.stream:
-        chunks = counted(_chunks(service, question, where, model), metrics)
+        counter = tokens if body.stream_options and body.stream_options.include_usage else None
+        chunks = counted(_chunks(service, question, where, model, (counter, sent)), metrics)
         return EventStream(chunks, headers=SSE_HEADERS)
-    return _completion(await service.ask(question, where), model)
+    stored = await service.ask(question, where)
+    return _completion(stored, model, usage(tokens, sent, stored.answer.answer))
 
 
 def _chunk(
@@ -129,8 +137,13 @@ def _chunk(
 
 
 async def _chunks(
-    service: ChatService, message: str, where: Where, model: str
+    service: ChatService,
+    message: str,
+    where: Where,
+    model: str,
+    counting: tuple[TokenCounter | None, list[str]],
 ) -> AsyncIterator[str]:
+    tokens, sent = counting
     try:
         async with service.turn(message, where) as question:
             cid = f"chatcmpl-{question.question_id}"
@@ -138,8 +151,23 @@ async def _chunks(
             async for item in service.stream(question):
                 if isinstance(item, str):
                     yield _chunk(cid, model, {"content": item})
-                else:
-                    yield _chunk(cid, model, {}, "stop", _extras(item))
+                    continue
+                yield _chunk(cid, model, {}, "stop", _extras(item))
+                if tokens is not None:  # OpenAI's usage chunk: no choices, only the counts
+                    yield _usage_chunk(cid, model, usage(tokens, sent, item.answer.answer))
     except Exception as e:  # the stream has started: failures become an error frame
-        yield sse(None, stream_error(e))
+        status = assistant_error_status(e)[0] if isinstance(e, AssistantError) else 500
+        yield sse(None, openai_error(stream_error(e), status))
     yield sse(None, "[DONE]")
+
+
+def _usage_chunk(cid: str, model: str, tally: dict[str, int]) -> str:
+    body = {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [],
+        "usage": tally,
+    }
+    return sse(None, body)

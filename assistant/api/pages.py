@@ -1,5 +1,6 @@
-"""Static web files (assistant/web) → the demo page `/`, `/agent`, `/widget.js`, `/widget.css`,
-`/display.js` (calculation blocks), and `/widget.json` (the limits the widget shows as you type)."""
+"""Static web files (assistant/web) → the demo page `/`, `/agent`, the console `/admin` (its data
+comes from /admin/api behind the console key), `/widget.js`, `/widget.css`, `/display.js`
+(calculation blocks), and `/widget.json` (the limits the widget shows as you type)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ router = APIRouter(include_in_schema=False)
 _FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/agent": ("agent.html", "text/html; charset=utf-8"),
+    "/admin": ("admin.html", "text/html; charset=utf-8"),
+    "/admin.js": ("admin.js", "text/javascript; charset=utf-8"),
+    "/admin.css": ("admin.css", "text/css; charset=utf-8"),
+    "/charts.js": ("charts.js", "text/javascript; charset=utf-8"),
+    "/console-format.js": ("console-format.js", "text/javascript; charset=utf-8"),
+    "/admin-overview.js": ("admin-overview.js", "text/javascript; charset=utf-8"),
     "/widget.js": ("widget.js", "text/javascript; charset=utf-8"),
     "/widget.css": ("widget.css", "text/css; charset=utf-8"),
     "/agent.js": ("agent.js", "text/javascript; charset=utf-8"),

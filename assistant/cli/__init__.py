@@ -23,7 +23,7 @@ app.add_typer(eval_app, name="eval")
 
 # Each module registers its commands on `app` / `eval_app` when imported. A module that does
 # not exist yet (a channel still being built) is simply skipped.
-_COMMAND_MODULES = ("search", "tools", "chat", "serve", "telegram", "report")
+_COMMAND_MODULES = ("search", "tools", "chat", "serve", "telegram", "report", "export")
 
 
 def _register_all() -> None:

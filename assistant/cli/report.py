@@ -13,6 +13,9 @@ from assistant.cli.common import console, settings, user_errors
 from assistant.cli.terminal import terminal_json, terminal_safe
 
 if TYPE_CHECKING:
+    from assistant.console.gaps import Gap
+    from assistant.settings import Settings
+    from assistant.storage.console import ConsoleRepository
     from assistant.storage.report import ReportGroup
 
 
@@ -21,25 +24,56 @@ def report(
     days: Annotated[float, typer.Option(help="За сколько последних дней (0 — за всё время)")] = 30,
     limit: Annotated[int, typer.Option(help="Сколько групп показать")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="JSON вместо таблицы")] = False,
+    gaps: Annotated[
+        bool, typer.Option(help="Группы по смыслу, как в консоли (загружает модель поиска)")
+    ] = True,
 ) -> None:
     """Что добавить в глоссарий: вопросы с отказом, низкой уверенностью или 👎 — с частотой."""
+    from assistant.cli.gaps import print_gaps
     from assistant.storage import open_repository
     from assistant.storage.report import group_report
 
+    config = settings()
     with user_errors():
-        repo = open_repository(settings())
+        repo = open_repository(config)
         try:
             since = time.time() - days * 86400 if days > 0 else None
             groups = group_report(repo.report_items(since))[:limit]
+            found = _gaps(repo, config, days)[:limit] if gaps else []
         finally:
             repo.close()
     if as_json:
-        typer.echo(terminal_json([asdict(g) for g in groups], indent=2))
+        body = {"gaps": [g.model_dump() for g in found], "questions": [asdict(g) for g in groups]}
+        typer.echo(terminal_json(body, indent=2))
         return
+    if gaps:
+        print_gaps(found, _days_label(days))
     if not groups:
         console.print("Проблемных вопросов нет — глоссарий покрывает всё, что спрашивали.")
         return
     _print_table(groups)
+
+
+def _gaps(repo: ConsoleRepository, config: Settings, days: float) -> list[Gap]:
+    """The console's content-gap groups for the same days (at most two years of them)."""
+    import math
+
+    from assistant.cli.common import err_console
+    from assistant.console.gaps import content_gaps
+    from assistant.console.lens import lens_of
+    from assistant.console.period import MAX_DAYS, Period
+    from assistant.pipeline import build_pipeline
+
+    err_console.print("[dim]Загружаю модель поиска для групп по смыслу…[/dim]")
+    lens = lens_of(build_pipeline(config), config.public_base_url)
+    if lens is None:
+        return []
+    span = min(MAX_DAYS, math.ceil(days)) if days > 0 else MAX_DAYS
+    return content_gaps(repo, lens, Period.last_days(span, config.console_timezone))
+
+
+def _days_label(days: float) -> str:
+    return f"за {days:g} дн." if days > 0 else "за всё время"
 
 
 _ROUTES = {

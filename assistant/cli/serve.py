@@ -50,9 +50,11 @@ def serve(
     base = f"http://{_display_host(s.host)}:{s.port}"
     generator = pipeline.ready().get("generator", "embedded")
     console.print(f"[green]Готово[/green] (генератор: {generator}). Откройте {base}/")
-    console.print(f"  API: {base}/docs · помощник оператора: {base}/agent")
+    console.print(f"  API: {base}/docs · помощник оператора: {base}/agent · консоль: {base}/admin")
     if not s.agent_api_key.get_secret_value():
         console.print("  [yellow]/agent выключен: задайте ASSISTANT_AGENT_API_KEY[/yellow]")
+    if not s.admin_api_key.get_secret_value():
+        console.print("  [yellow]/admin выключен: задайте ASSISTANT_ADMIN_API_KEY[/yellow]")
     try:
         uvicorn.Server(server_config(app_, s, log_level=log_level)).run()
     finally:

@@ -73,14 +73,18 @@ async def _webhook(config: Settings, url: str) -> None:
 async def _poll(config: Settings) -> None:
     from assistant.channels.telegram import create_telegram, run_polling
     from assistant.conversation import ChatService
+    from assistant.conversation.retention import Retention
     from assistant.pipeline import build_pipeline
     from assistant.storage import open_repository
 
     err_console.print("Загружаю модель и индекс…")
     pipeline = await asyncio.to_thread(build_pipeline, config)
     repository = open_repository(config)
+    retention = Retention(repository, config.retention_days)  # the bot keeps the same promise
     try:
         service = ChatService(pipeline, config, repository)
+        retention.start()
         await run_polling(create_telegram(config, service))
     finally:
+        await retention.stop()
         repository.close()

@@ -7,6 +7,7 @@ The one conversation service behind HTTP (/v1/chat, SSE, OpenAI, /v1/suggest) an
     async with service.turn(message, Where("telegram", external_id=str(chat_id))) as question:
         async for item in service.stream(question):   # str deltas…, then the stored Reply
             ...
+    await service.forget(Where("web", session_id=sid))   # deleted, with its feedback
 
 Every channel gets the same rules: one validator (InputError with one Russian text), the
 question stored before answering (a failing engine never loses it), a FIFO cap on answers in
@@ -218,6 +219,20 @@ class ChatService:
         the question in flight, so its answer still lands in the old conversation."""
         async with self.locks.hold(where.lock_key):
             await to_thread.run_sync(self.repo.reset_conversation, where.channel, where.external_id)
+
+    async def forget(self, where: Where) -> bool:
+        """Delete a conversation for good: a widget session (`session_id`), or every
+        conversation of a chat (`external_id`, Telegram's /forget). Waits for the question in
+        flight, so its answer is not stored after the deletion. False if there was none."""
+        async with self.locks.hold(where.lock_key):
+            if where.external_id is not None:
+                gone = await to_thread.run_sync(
+                    self.repo.delete_chat, where.channel, where.external_id
+                )
+                return gone > 0
+            if where.session_id:
+                return await to_thread.run_sync(self.repo.delete_conversation, where.session_id)
+        return False
 
     async def feedback(self, message_id: str, score: int, comment: str = "") -> bool:
         """Record 👍 (+1) / 👎 (-1) for a stored answer, the comment cleaned like a message;

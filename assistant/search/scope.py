@@ -1,7 +1,7 @@
 """Retrieval evidence + lexical signals → is the question covered by the glossary, and by what.
 
-Thresholds and margins were calibrated on the dev rows of eval/retrieval.jsonl and
-eval/problems.jsonl (in scope) against eval/out_of_scope.jsonl with the default model
+Thresholds and margins were calibrated on the dev rows of eval/data/retrieval.jsonl and
+eval/data/problems.jsonl (in scope) against eval/data/out_of_scope.jsonl with the default model
 (multilingual-e5-small) and the fusion weights in search/retrieval.py, by eval/tune_scope.py:
 see docs/benchmarks.md. A different embedding
 model needs re-calibration (`assistant eval answers` shows refusal and false-refusal rates).

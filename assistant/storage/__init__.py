@@ -14,22 +14,30 @@ Every channel (HTTP API, widget, Telegram) stores its conversations through this
     mid = repo.add_answer(cid, qid, answer, assistant_turn)           # message id of the reply
     repo.add_feedback(mid, +1, "спасибо")        # +1 / -1; again for the same message replaces it
     items = repo.report_items()                  # refused / low-confidence / thumbs-down answers
+    repo.delete_conversation(cid)                # gone with its messages and feedback
+    repo.delete_chat("telegram", str(chat_id))   # every conversation of that chat (/forget)
+    repo.purge(before=time.time() - 90 * 86400)  # retention: everything older than that
     repo.close()
 
 Identifiers are random 32-hex-digit strings (unguessable; a conversation id is the widget's
 session token). `history` returns only answered questions and answers (a question whose
 generation failed stays stored but is not fed back to the engine). Both implementations are
 thread-safe and keep every write under concurrent requests; `assistant.storage.report` groups
-the report items for `assistant report`.
+the report items for `assistant report`. The console's reads (periods, filters, export,
+content gaps) are `storage.console.ConsoleStore`; both implementations provide it too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from assistant.schema import Answer, Turn
 from assistant.settings import Settings
+
+if TYPE_CHECKING:
+    from assistant.storage.console import ConsoleRepository
+    from assistant.storage.forget import Purged
 
 
 class UnknownMessageError(LookupError):
@@ -87,12 +95,18 @@ class Repository(Protocol):
 
     def report_items(self, since: float | None = None) -> list[ReportItem]: ...
 
+    def delete_conversation(self, conversation_id: str) -> bool: ...
+
+    def delete_chat(self, channel: str, external_id: str) -> int: ...
+
+    def purge(self, before: float) -> Purged: ...
+
     def ping(self) -> bool: ...
 
     def close(self) -> None: ...
 
 
-def open_repository(settings: Settings) -> Repository:
+def open_repository(settings: Settings) -> ConsoleRepository:
     """PostgreSQL when `database_url` is a postgres DSN, else SQLite at `db_path` (WAL)."""
     url = settings.database_url.strip()
     if url.startswith(("postgresql://", "postgres://")):

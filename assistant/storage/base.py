@@ -12,6 +12,12 @@ from typing import Any, Protocol
 
 from assistant.schema import Answer, Turn
 from assistant.storage import ReportItem, StoredMessage, UnknownMessageError
+from assistant.storage.facts import (
+    record_answer_facts,
+    record_feedback_facts,
+    record_question_facts,
+)
+from assistant.storage.migrate import SQLITE, migrate
 from assistant.storage.readiness import can_write
 
 Row = tuple[Any, ...]
@@ -21,6 +27,8 @@ class Cursor(Protocol):
     """The DB-API subset both drivers share."""
 
     def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> Any: ...
 
     def fetchall(self) -> list[Any]: ...
 
@@ -92,6 +100,7 @@ class SqlRepository(ABC):
         with self._tx() as cur:
             for statement in SCHEMA:
                 cur.execute(statement.format(serial=serial))
+            migrate(cur, SQLITE)
 
     # conversations
 
@@ -163,6 +172,7 @@ class SqlRepository(ABC):
                 " VALUES (?, ?, 'user', ?, ?)",
                 (message_id, conversation_id, text, time.time()),
             )
+            record_question_facts(cur, message_id, conversation_id, text)
         return message_id
 
     def add_answer(
@@ -191,6 +201,7 @@ class SqlRepository(ABC):
                     time.time(),
                 ),
             )
+            record_answer_facts(cur, message_id, conversation_id, reply_to, answer)
         return message_id
 
     # feedback
@@ -209,6 +220,7 @@ class SqlRepository(ABC):
                 " comment = excluded.comment, created_at = excluded.created_at",
                 (message_id, score, comment, time.time()),
             )
+            record_feedback_facts(cur, message_id)
 
     # report
 

@@ -1,4 +1,8 @@
-"""A SQLite file → the Repository (WAL, one serialized connection, every write committed)."""
+"""A SQLite file → the Repository (WAL, one serialized connection, every write committed).
+
+Console reads (storage/console.py) use a second, read-only connection: WAL lets it read while
+the first one writes, so a report over a long period never holds up a chat.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from pathlib import Path
 
 from assistant.errors import ConfigError, StorageError
 from assistant.storage.base import Cursor, SqlRepository
+from assistant.storage.console import SqlConsole
+from assistant.storage.forget import SqlForget
 
 _OS_REASONS = {
     errno.EEXIST: "в пути к нему есть файл там, где нужен каталог",
@@ -22,7 +28,7 @@ _OS_REASONS = {
 }
 
 
-class SqliteRepository(SqlRepository):
+class SqliteRepository(SqlConsole, SqlForget, SqlRepository):
     """Thread-safe: one connection behind a lock; WAL lets other processes read meanwhile."""
 
     def __init__(self, path: Path | str, *, setting: str = "ASSISTANT_DB_PATH") -> None:
@@ -34,21 +40,31 @@ class SqliteRepository(SqlRepository):
             cause = e.__cause__ if isinstance(e, StorageError) else e
             assert isinstance(cause, Exception)
             raise _open_error(str(path), setting, cause) from None  # one line, no traceback
+        self._read_lock = threading.Lock()
+        # ":memory:" is a database per connection: there, reads share the writer's
+        self._reader = self._connect(str(path)) if str(path) != ":memory:" else None
+        if self._reader is not None:
+            self._reader.execute("PRAGMA query_only=ON")
 
     def _open(self, path: str) -> sqlite3.Connection:
         if path != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False, isolation_level=None)
+        conn = self._connect(path)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=30000")
             self._conn = conn
             self._create_schema(serial="INTEGER PRIMARY KEY AUTOINCREMENT")
         except BaseException:
             conn.close()
             raise
+        return conn
+
+    @staticmethod
+    def _connect(path: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout=30000")
         return conn
 
     @contextmanager
@@ -76,6 +92,21 @@ class SqliteRepository(SqlRepository):
             with suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
 
+    @contextmanager
+    def _read(self) -> Iterator[Cursor]:
+        if self._reader is None:
+            with self._tx() as cur:
+                yield cur
+            return
+        with self._read_lock:
+            cur = self._reader.cursor()
+            cur.execute("BEGIN")  # one snapshot for every query of the read
+            try:
+                yield cur
+            finally:
+                cur.execute("COMMIT")
+                cur.close()
+
     def journal_mode(self) -> str:
         with self._lock:
             return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
@@ -83,6 +114,9 @@ class SqliteRepository(SqlRepository):
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+        with self._read_lock:
+            if self._reader is not None:
+                self._reader.close()
 
 
 def _open_error(path: str, setting: str, e: Exception) -> ConfigError:

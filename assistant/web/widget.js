@@ -60,12 +60,19 @@
   var send = el("button", { class: "fg-send", type: "submit", text: "Отправить" });
   var counter = el("span", { id: "fg-count", class: "fg-count" });
   var hint = el("p", { id: "fg-hint", class: "fg-hint-line", role: "status" });
+  var forget = el("button", { class: "fg-forget", type: "button", text: "Удалить разговор", hidden: "" });
+  var confirmBox = el("span", { class: "fg-confirm", role: "group", "aria-label": "Удалить разговор?", hidden: "" }, [
+    el("span", { text: "Удалить этот разговор с сервера?" }),
+    el("button", { class: "fg-forget fg-yes", type: "button", text: "Удалить" }),
+    el("button", { class: "fg-forget fg-no", type: "button", text: "Отмена" })
+  ]);
   var form = el("form", { class: "fg-form", novalidate: "" }, [
     el("div", { class: "fg-row" }, [input, send]), hint,
     el("div", { class: "fg-foot" }, [
       el("span", { class: "fg-note", text: "Отвечает по глоссарию FullGPU, со ссылками." }),
       counter
-    ])
+    ]),
+    el("div", { class: "fg-manage" }, [forget, confirmBox])
   ]);
   var reset = el("button", { class: "fg-new", type: "button", text: "Новый разговор" });
   var close = el("button", { class: "fg-close", type: "button", "aria-label": "Закрыть", text: "×" });
@@ -306,7 +313,43 @@
   }
 
   function session() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
-  function remember(id) { try { localStorage.setItem(KEY, id); } catch (e) { /* private mode */ } }
+  function remember(id) {
+    try { localStorage.setItem(KEY, id); } catch (e) { /* private mode */ }
+    forget.hidden = !confirmBox.hidden;
+  }
+
+  // ---- «Удалить разговор»: asked once inline, then deleted on the server for good ---------
+  function startOver() {
+    try { localStorage.removeItem(KEY); } catch (e) { /* ignore */ }
+    log.textContent = "";
+    forget.hidden = true;
+    confirmBox.hidden = true;
+    greet();
+  }
+  forget.addEventListener("click", function () {
+    forget.hidden = true;
+    confirmBox.hidden = false;
+    confirmBox.querySelector(".fg-no").focus();
+  });
+  confirmBox.querySelector(".fg-no").addEventListener("click", function () {
+    confirmBox.hidden = true;
+    forget.hidden = !session();
+    forget.focus();
+  });
+  confirmBox.querySelector(".fg-yes").addEventListener("click", function () {
+    var id = session();
+    if (!id) { startOver(); return; }
+    fetch(API + "/v1/sessions/" + encodeURIComponent(id), { method: "DELETE" }).then(function (r) {
+      if (!r.ok && r.status !== 404) throw new Error(String(r.status));  // 404: already gone
+      startOver();
+      showHint("Разговор удалён: на сервере его больше нет.");
+      input.focus();
+    }).catch(function () {
+      confirmBox.hidden = true;
+      forget.hidden = false;
+      showHint("Не получилось удалить разговор. Попробуйте ещё раз.", true);
+    });
+  });
 
   async function restore() {
     var id = session();
@@ -314,6 +357,7 @@
     var r = await fetch(API + "/v1/sessions/" + encodeURIComponent(id)).catch(function () { return null; });
     if (!r || !r.ok) return greet();
     var data = await r.json();
+    forget.hidden = false;
     for (var i = 0; i < data.messages.length; i++) {
       var m = data.messages[i], view = bubble(m.role, m.content);
       if (m.role === "assistant" && m.answer) await finish(view, m.answer, m.id, m.feedback);
@@ -339,9 +383,7 @@
     ask(text);
   });
   reset.addEventListener("click", function () {
-    try { localStorage.removeItem(KEY); } catch (e) { /* ignore */ }
-    log.textContent = "";
-    greet();
+    startOver();
     input.focus();
   });
   restore();

@@ -5,7 +5,7 @@
   for its form (empty, too long, a wrong type) — except where JSON Schema cannot single out the
   question (the last user message of a list, the last customer line of a thread).
 - russian_errors: every error body is `{"error": {"code", "message"}}` with Russian text and no
-  internals.
+  internals; on the OpenAI routes OpenAI's shape, which adds `type` and `param`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import schemathesis
 BY_MEANING = {"answer_failed", "calculation_failed"}
 QUESTION_IN_A_LIST = {"empty_message", "message_too_long", "invalid_request"}
 LIST_ROUTES = {"/v1/chat/completions", "/v1/suggest"}
+OPENAI_ROUTES = ("/v1/chat/completions", "/v1/models")
 INTERNALS = ("Traceback", 'File "', "Error:", "/site-packages/", "/work/")
 
 
@@ -47,7 +48,10 @@ def russian_errors(ctx: Any, response: Any, case: Any) -> bool | None:
     if response.status_code < 400 or (response.status_code == 503 and case.path == "/readyz"):
         return None
     error = _error(response)
-    if error is None or set(error) != {"code", "message"}:
+    keys = {"code", "message"}
+    if case.path.startswith(OPENAI_ROUTES):
+        keys |= {"type", "param"}
+    if error is None or set(error) != keys:
         raise AssertionError(f"Not the error body: {response.text[:200]}")
     message = str(error["message"])
     if not any("а" <= ch <= "я" for ch in message.lower()):

@@ -59,7 +59,10 @@ async def test_every_route_and_the_cli_reject_with_the_same_text(
         for path, body, headers in requests_for(message):
             r = await c.post(path, json=body, headers=headers)
             assert r.status_code == 422, (path, r.text)
-            assert r.json() == {"error": {"code": code, "message": text}}, path
+            expected: dict[str, Any] = {"code": code, "message": text}
+            if path == "/v1/chat/completions":  # OpenAI's shape: the same code and text
+                expected |= {"type": "invalid_request_error", "param": None}
+            assert r.json() == {"error": expected}, path
     assert stored_rows(api_settings, "SELECT count(*) FROM messages") == [(0,)]  # nothing kept
     with pytest.raises(InputError) as info:  # `assistant ask` goes straight to the pipeline
         pipeline.answer(message)
@@ -130,7 +133,8 @@ async def test_a_typed_failure_reads_the_same_on_json_sse_and_openai(
     assert plain.status_code == 503 and plain.json() == expected
     assert sse_events(stream.text)[-1] == ("error", expected)
     frames = [f[6:] for f in chunks.text.strip().split("\n\n")]
-    assert frames[-1] == "[DONE]" and json.loads(frames[-2]) == expected
+    in_openai_shape = {"error": {**expected["error"], "type": "server_error", "param": None}}
+    assert frames[-1] == "[DONE]" and json.loads(frames[-2]) == in_openai_shape
     assert "10.0.0.7" not in plain.text + stream.text + chunks.text
     roles = stored_rows(api_settings, "SELECT role FROM messages WHERE content = ?", question)
     assert roles == [("user",)] * 3  # every route kept the question, none stored an answer

@@ -69,6 +69,10 @@ async def test_an_untyped_engine_failure_is_a_russian_422_on_every_route(
     question = "вопрос, на котором движок падает"
     app = make_app(Failing(pipeline, question, crash), agent_settings)
     expected = {"error": {"code": "answer_failed", "message": ANSWER_FAILED}}
+    # the OpenAI route: the same code and text in OpenAI's shape
+    in_openai_shape = {
+        "error": {**expected["error"], "type": "invalid_request_error", "param": None}
+    }
     async with client_for(app) as c:
         replies = [
             (path, await c.post(path, json=body, headers=headers))
@@ -85,9 +89,10 @@ async def test_an_untyped_engine_failure_is_a_russian_422_on_every_route(
                 assert last_sse(r.text) == ("error", expected)
             else:
                 frames = openai_frames(r.text)
-                assert frames[-1] == "[DONE]" and json.loads(frames[-2]) == expected
+                assert frames[-1] == "[DONE]" and json.loads(frames[-2]) == in_openai_shape
         else:
-            assert r.status_code == 422 and r.json() == expected, (path, r.text)
+            body = in_openai_shape if path == "/v1/chat/completions" else expected
+            assert r.status_code == 422 and r.json() == body, (path, r.text)
     rows = stored_rows(agent_settings, "SELECT role FROM messages WHERE content = ?", question)
     assert rows == [("user",)] * 5  # every route kept the question, none stored an answer
     assert 'status="500"' not in metrics

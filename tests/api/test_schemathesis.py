@@ -19,7 +19,7 @@ from tests.api.live import app_settings, live_server, make_app
 HERE = Path(__file__).resolve().parent
 SEED = 42
 EXAMPLES = 30
-OPERATIONS = 9  # every route in the document
+OPERATIONS = 12  # every route in the document
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import ANSWER, ask, open_demo
+from tests.browser.conftest import ANSWER, ask, assert_fits_width, open_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -89,3 +89,34 @@ def test_agent_page_drafts_and_copies(page: Any, server: str, shots: Path) -> No
     page.get_by_role("button", name="Подготовить ответ").click()
     page.locator("#status").filter(has_text="ASSISTANT_AGENT_API_KEY").wait_for()
     page.screenshot(path=str(shots / "agent-disabled.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_delete_conversation_asks_once_then_deletes_it_on_the_server(
+    page: Any, server: str, shots: Path, size: str
+) -> None:
+    from tests.browser.conftest import SIZES
+
+    open_demo(page, server, **SIZES[size])
+    page.get_by_role("button", name="Новый разговор").click()
+    forget = page.get_by_role("button", name="Удалить разговор")
+    assert not forget.is_visible()  # nothing stored yet: nothing to delete
+    ask(page, "что такое NVLink?")
+    session = page.evaluate("Object.keys(localStorage).map(k => localStorage[k])[0]")
+    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 200
+    forget.click()
+    page.get_by_role("button", name="Отмена").click()  # changed their mind: nothing happens
+    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 200
+    forget.click()
+    page.get_by_text("Удалить этот разговор с сервера?").wait_for()
+    page.screenshot(path=str(shots / f"widget-forget-{size}.png"))
+    page.get_by_role("button", name="Удалить", exact=True).click()
+    page.get_by_text("Разговор удалён").wait_for()
+    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 404
+    assert page.locator(".fg-msg.fg-user").count() == 0 and not forget.is_visible()
+    assert page.evaluate("Object.keys(localStorage).length") == 0
+    page.reload()
+    page.locator("#fg-panel").wait_for(state="visible")
+    assert page.locator(".fg-msg.fg-user").count() == 0  # nothing comes back after a reload
+    assert_fits_width(page)
+    assert page.errors == []

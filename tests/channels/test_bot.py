@@ -98,6 +98,30 @@ async def test_reset_starts_a_new_conversation(start_bot: Any, botapi: BotAPISer
     assert after != before and bot.repository.history(after) == []
 
 
+async def test_forget_deletes_the_chats_conversations_and_their_feedback(
+    start_bot: Any, botapi: BotAPIServer
+) -> None:
+    bot = await start_bot()
+    botapi.push_message(CHAT, "/forget")
+    [nothing] = await botapi.until(answers(botapi, CHAT))
+    assert nothing.text == texts.NOTHING_TO_FORGET
+    botapi.push_message(CHAT, "что такое NVLink?")
+    reply = (await botapi.until(answers(botapi, CHAT, 2)))[1]
+    botapi.push_callback(CHAT, reply.message_id, feedback_data(reply)[1])  # 👎
+    await botapi.until(lambda s: s.calls_of("editMessageReplyMarkup"))
+    before = bot.repository.get_or_create_conversation("telegram", str(CHAT))
+    botapi.push_message(CHAT, "/reset")
+    botapi.push_message(CHAT, "а что такое HBM?")
+    await botapi.until(answers(botapi, CHAT, 4))
+    botapi.push_message(CHAT, "/forget")
+    done = (await botapi.until(answers(botapi, CHAT, 5)))[4]
+    assert done.text == texts.FORGOTTEN
+    assert not bot.repository.conversation_exists(before)
+    assert bot.repository.report_items() == []  # the 👎 went with its answer
+    after = bot.repository.get_or_create_conversation("telegram", str(CHAT))
+    assert after != before and bot.repository.messages(after) == []
+
+
 class LongEngine:
     """The real engine's answer repeated until it is far over Telegram's limit."""
 
@@ -229,7 +253,7 @@ async def test_start_offers_examples_as_buttons(start_bot: Any, botapi: BotAPISe
     assert "FP8" in answer.text and "<pre>" in answer.html
     botapi.push_message(CHAT, "/help")
     help_ = (await botapi.until(answers(botapi, CHAT, 3)))[2]
-    assert "/reset" in help_.text
+    assert "/reset" in help_.text and "/forget" in help_.text
 
 
 async def test_group_answers_only_when_addressed(start_bot: Any, botapi: BotAPIServer) -> None:

@@ -40,7 +40,7 @@ def test_report_table_shows_escape_sequences_without_running_them(tmp_path: Path
 def test_report_json_escapes_them_and_keeps_the_text(tmp_path: Path) -> None:
     out = report(_db(tmp_path), "--json")
     assert not RAW.search(out), repr(RAW.findall(out))
-    groups = json.loads(out)
+    groups = json.loads(out)["questions"]
     assert groups[0]["question"] == QUESTION and groups[0]["comments"] == [COMMENT]
 
 

@@ -21,7 +21,7 @@ def _fresh_postgres() -> Repository:
     import psycopg
 
     with psycopg.connect(PG_DSN, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS feedback, messages, conversations")
+        conn.execute("DROP TABLE IF EXISTS feedback, messages, conversations, gap_vectors")
     from assistant.storage.postgres import PostgresRepository
 
     return PostgresRepository(PG_DSN)

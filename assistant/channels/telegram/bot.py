@@ -94,6 +94,7 @@ def build_router() -> Router:
     router.message.register(on_start, Command("start"))
     router.message.register(on_help, Command("help"))
     router.message.register(on_reset, Command("reset"))
+    router.message.register(on_forget, Command("forget"))
     router.message.register(on_text, F.text)
     router.message.register(on_other)
     router.callback_query.register(on_example, F.data.startswith(texts.EXAMPLE_PREFIX))
@@ -169,6 +170,12 @@ def chat_where(chat_id: int) -> Where:
 async def on_reset(message: Message, service: ChatService) -> None:
     await service.reset(chat_where(message.chat.id))
     await message.answer(escape(texts.RESET))
+
+
+async def on_forget(message: Message, service: ChatService) -> None:
+    """Every conversation of this chat is deleted for good (after the answer in flight)."""
+    gone = await service.forget(chat_where(message.chat.id))
+    await message.answer(escape(texts.FORGOTTEN if gone else texts.NOTHING_TO_FORGET))
 
 
 async def on_text(message: Message, bot: Bot, service: ChatService, base_url: str) -> None:
