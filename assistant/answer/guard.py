@@ -122,7 +122,7 @@ class Guard:
             except AssistantError as e:
                 _fallback(meta, _error_code(e), str(e))
                 return None
-            text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
+            text, citations, problems = self.verify_draft(draft, ctx, llm.instructions, sources)
             if not problems:  # a redraft passed: no fallback (the caught problems still count)
                 _fallback(meta, "", "")
                 return text, citations, llm.name
@@ -131,9 +131,16 @@ class Guard:
             log.info("LLM draft rejected: %s", [p.detail for p in problems])
         return None
 
-    def _verify_llm(
-        self, draft: str, llm: LLMGenerator, ctx: AnswerContext, sources: grounding.Sources
+    def verify_draft(
+        self,
+        draft: str,
+        ctx: AnswerContext,
+        instructions: set[tuple[str, ...]],
+        sources: grounding.Sources | None = None,
     ) -> tuple[str, list[Citation], list[Problem]]:
+        """An LLM draft's text (markers renumbered), its citations and every problem found;
+        `instructions`: the word n-grams of the prompts a draft must not echo."""
+        sources = sources or self.sources(ctx)
         text, used = renumber(draft, len(ctx.entries))
         citations = [self.citation(ctx.entries[i]) for i in used]
         context = [e.slug for e in ctx.entries]
@@ -147,7 +154,7 @@ class Guard:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:
             problems.append(Problem("unsupported_text", "текст не опирается на источники"))
-        if grounding.echoes(text, llm.instructions):
+        if grounding.echoes(text, instructions):
             problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
         problems += [
             Problem("foreign_link", f"ссылка не из источников: {u}")
