@@ -3,10 +3,12 @@
 Every answer passes the same checks whichever generator wrote it: citations only from the
 retrieved context, every number supported by the same claim of a cited sentence, a tool result
 or the user's own words (assistant/answer/support.py); a numeric LLM answer must state the
-calculator's result; an LLM draft must also stand on its sources and must not echo its
-instructions. All LLM drafts of one answer share one deadline (ASSISTANT_LLM_TIMEOUT_S). A
-rejected draft is regenerated once if time allows, then the embedded answer is used and the
-reason recorded: a code from a fixed set (AnswerMeta.fallback_reason) plus a detail for logs.
+calculator's result; an LLM draft must also stand on its sources, must not echo its
+instructions and must be plain text (assistant/answer/plain.py), and every answer is stripped
+of markup and hidden characters before it leaves. All LLM drafts of one answer share one
+deadline (ASSISTANT_LLM_TIMEOUT_S). A rejected draft is regenerated once if time allows, then
+the embedded answer is used and the reason recorded: a code from a fixed set
+(AnswerMeta.fallback_reason) plus a detail for logs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from assistant.answer import grounding
+from assistant.answer import grounding, plain
 from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
@@ -60,8 +62,10 @@ class Guard:
             self.lexicon.add(phrase, f"name:{phrase.lower()}", overwrite=False)
 
     def produce(self, ctx: AnswerContext, meta: AnswerMeta) -> tuple[str, list[Citation], str]:
-        """(text, citations, generator name) of an answer that passed every check."""
-        return self._generate(ctx, meta, self.sources(ctx))
+        """(text, citations, generator name) of an answer that passed every check, as plain
+        text whichever generator wrote it (no markup, no control or bidi characters)."""
+        text, citations, generator = self._generate(ctx, meta, self.sources(ctx))
+        return plain.plain(text), citations, generator
 
     def sources(self, ctx: AnswerContext) -> grounding.Sources:
         sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
@@ -166,6 +170,10 @@ class Guard:
         ]
         if grounding.degenerate(text):
             problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
+        problems += [Problem("degenerate", f"разметка в тексте: {m}") for m in plain.markup(text)]
+        hidden = plain.controls(text)
+        if hidden:
+            problems.append(Problem("degenerate", f"скрытые символы: {', '.join(hidden[:4])}"))
         return text, citations, problems
 
     def _embedded(
