@@ -14,6 +14,7 @@ the embedded answer is used and the reason recorded: a code from a fixed set
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -40,6 +41,7 @@ from assistant.settings import Settings
 log = logging.getLogger(__name__)
 MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
 REDRAFT_SHARE = 0.25  # a second draft only if this share of the LLM deadline is left
+_QUANTITY_NAME = re.compile(r"\d\s*(?:гб|gb|тб|tb)$", re.IGNORECASE)
 
 
 class Guard:
@@ -228,7 +230,12 @@ def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:
 
 
 def name_phrases(catalog: Catalog) -> tuple[str, ...]:
-    """Catalogue model and GPU names with digits, longest first (for number grounding)."""
-    names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
+    """Catalogue model and GPU names with digits, longest first (for number grounding); not a
+    name ending in a quantity («h100 94 гб»): its number is a claim, not part of a name."""
+    names = {
+        n
+        for n in catalog.all_names()
+        if any(c.isdigit() for c in n) and " " in n and not _QUANTITY_NAME.search(n)
+    }
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
     return tuple(sorted(names, key=lambda n: (-len(n), n)))
