@@ -151,11 +151,13 @@ def verify(
     *,
     cited: Sequence[int] | None = None,
     headline: bool = False,
+    spelled: bool = False,
 ) -> list[Problem]:
     """All violations of an answer; empty means it may leave the engine.
 
     cited[k - 1]: the context index of the entry marker [k] points to (default: citations in
-    context order); headline: the answer must state the calculator's result."""
+    context order); headline: the answer must state the calculator's result; spelled: numbers
+    written in words are checked like digits (LLM drafts)."""
     found = [Problem("grounding_citations", p) for p in citation_problems(text, citations, context)]
     found += [
         Problem("grounding_citations", f"статья вне контекста: {p}")
@@ -166,7 +168,7 @@ def verify(
         bad = [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
     else:
         order = list(cited) if cited is not None else _context_order(citations, context)
-        bad = support.unsupported(text, order, claims)
+        bad = support.unsupported(text, order, claims, spelled=spelled)
         bad += [f"название «{x}» не из источников" for x in unknown_names(text, sources)]
     found += [Problem("grounding_numbers", p) for p in bad]
     if headline and claims is not None:

@@ -151,7 +151,9 @@ class Guard:
         citations = [self.citation(ctx.entries[i]) for i in used]
         context = [e.slug for e in ctx.entries]
         numeric = ctx.route == "numeric"
-        problems = grounding.verify(text, citations, context, sources, cited=used, headline=numeric)
+        problems = grounding.verify(
+            text, citations, context, sources, cited=used, headline=numeric, spelled=True
+        )
         if not 20 <= len(text) <= 1500:
             problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
         elif grounding.cut_off(text):
