@@ -240,4 +240,5 @@ def name_phrases(catalog: Catalog) -> tuple[str, ...]:
         if any(c.isdigit() for c in n) and " " in n and not _QUANTITY_NAME.search(n)
     }
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
+    names |= {f"NVLink {n}" for n in range(1, 7)}  # «NVLink 4, 900 ГБ/с»: a generation
     return tuple(sorted(names, key=lambda n: (-len(n), n)))
