@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from assistant.answer import grounding, plain
+from assistant.answer import grounding, plain, relative
 from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
@@ -158,6 +158,11 @@ class Guard:
             problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
         elif grounding.cut_off(text):
             problems.append(Problem("length", "ответ оборван на середине предложения"))
+        if sources.claims is not None:
+            problems += [
+                Problem("grounding_numbers", p)
+                for p in relative.unsupported(text, used, sources.claims)
+            ]
         if ctx.entries and not citations and not numeric:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
         if grounding.support_ratio(text, sources) < MIN_SUPPORT:

@@ -50,6 +50,8 @@ class ClaimSources:
     tools: list[Group] = field(default_factory=list)
     user: Group = field(default_factory=lambda: Group("слова клиента", (), wildcard_units=True))
     results: list[Mapping[str, Any]] = field(default_factory=list)  # tool results (headlines)
+    texts: list[tuple[str, ...]] = field(default_factory=list)  # each entry's sentences
+    subjects: list[frozenset[str]] = field(default_factory=list)  # what each entry is about
 
     @classmethod
     def build(
@@ -61,6 +63,8 @@ class ClaimSources:
         tool_texts: Iterable[str] = (),
     ) -> ClaimSources:
         found = cls(lexicon, [entry_groups(e, lexicon) for e in entries])
+        found.texts = [tuple(sentences(e.text)) for e in entries]
+        found.subjects = [entry_subject(e, lexicon) for e in entries]
         if results:  # one calculation (side by side BF16/FP8/FP4 included) is one claim
             parts = [tool_group(r, lexicon) for r in results]
             label = parts[0].label
@@ -74,12 +78,17 @@ class ClaimSources:
         return found
 
 
+def entry_subject(entry: Entry, lexicon: Lexicon) -> frozenset[str]:
+    """The entry itself and what its title names («Характеристики NVIDIA H200» → gpu:h200)."""
+    return frozenset({f"term:{entry.slug}"} | {m.entity for m in lexicon.mentions(entry.title)})
+
+
 def entry_groups(entry: Entry, lexicon: Lexicon) -> tuple[Group, ...]:
     """One group per sentence of the entry, its subject being the entry itself (cached);
     numbers written in words count as digits («час работы одного GPU»)."""
     cached = lexicon.cache.get(entry.slug)
     if cached is None:
-        subject = {f"term:{entry.slug}"} | {m.entity for m in lexicon.mentions(entry.title)}
+        subject = entry_subject(entry, lexicon)
         cached = tuple(
             Group(
                 f"{entry.title}, предложение {n}",
@@ -134,6 +143,8 @@ def unsupported(
         for i, sentence in enumerate(sents):
             for segment, own in _segments(sentence):
                 qs = draft_quantities(segment, sources.lexicon, spelled=spelled)
+                if spelled:  # «в 1,5 раза»: a relative claim, checked by answer/relative.py
+                    qs = tuple(q for q in qs if q.unit != "times")
                 if qs:
                     borrowed = own or _neighbour(marks, i)
                     problems += _check(qs, _groups(borrowed, cited, sources), sources)
