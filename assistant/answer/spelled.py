@@ -12,7 +12,7 @@ message does not need but a draft writes: thousands («четырёх тысяч
 decimals in words («одна целая восемь десятых»), «с половиной», «половина байта», and units
 spelled out («гигабайт в секунду» → ГБ/с). A number below ten with no unit or name after it
 is grammar more often than a figure («одна машина … другой», «с тремя стадиями») and stays
-words. Only the number runs
+words; so does a lone «один» («один H100 за 2 190 $ в месяц» is «a H100»). Only the number runs
 change; the rest of the text keeps its case and spacing.
 """
 
@@ -72,7 +72,7 @@ def _figure(text: str, m: re.Match[str], value: float) -> bool:
     """A run that states a figure: ten or more, with a unit or a name after it, or built with
     thousands or fractions; not a vague «тысячи», «сотни», «пару»."""
     run = m.group(0).lower()
-    if run in _VAGUE:
+    if run in _VAGUE or (value == 1 and " " not in run):  # «один H100 за 2 190 $»: «a», not 1
         return False
     if value > _SMALL or re.search(_MULTIPLIERS + "|" + _HALF, run):
         return True
