@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from assistant.answer import support
+from assistant.answer.spelled import digits
 from assistant.answer.support import ClaimSources
 from assistant.schema import Citation, FallbackReason
 from assistant.text.sentences import split_sentences
@@ -197,8 +198,9 @@ def check(
 
 
 def support_ratio(text: str, sources: Sources) -> float:
-    """Share of the answer's content words that occur in its sources (garbage scores low)."""
-    words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
+    """Share of the answer's content words that occur in its sources (garbage scores low);
+    numbers written in words count as the figures they are («девятьсот гигабайт в секунду»)."""
+    words = [w for w in lemmas(digits(MARKER.sub(" ", text))) if len(w) >= 4 and not w.isdigit()]
     if not words:
         return 0.0
     known: set[str] = set()
