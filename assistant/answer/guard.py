@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from assistant.answer import grounding, plain, relative
+from assistant.answer.backing import Backing, unbacked
 from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
@@ -83,6 +84,15 @@ class Guard:
             self.lexicon, ctx.entries, results, user, [ctx.tool_text]
         )
         return sources
+
+    def backing(self, ctx: AnswerContext) -> Backing:
+        """The sentences an LLM draft may stand on: the entries', the calculator's text and
+        notes, the customer's words."""
+        results = ctx.outcome.results if ctx.outcome else []
+        notes = [r.summary_ru for r in results] + [a for r in results for a in r.assumptions_ru]
+        user = [ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")]
+        entries = [(e.title, e.text, e.names) for e in ctx.entries]
+        return Backing.build(self.lexicon, entries, [ctx.tool_text, *notes], user)
 
     def recheck(
         self, answer: Answer, history: Sequence[Turn] = (), message: str = ""
@@ -154,35 +164,16 @@ class Guard:
         problems = grounding.verify(
             text, citations, context, sources, cited=used, headline=numeric, spelled=True
         )
-        if not 20 <= len(text) <= 1500:
-            problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
-        elif grounding.cut_off(text):
-            problems.append(Problem("length", "ответ оборван на середине предложения"))
-        if sources.claims is not None:
-            problems += [
-                Problem("grounding_numbers", p)
-                for p in relative.unsupported(text, used, sources.claims)
-            ]
         if ctx.entries and not citations and not numeric:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
-        if grounding.support_ratio(text, sources) < MIN_SUPPORT:
-            problems.append(Problem("unsupported_text", "текст не опирается на источники"))
-        if grounding.echoes(text, instructions):
-            problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
+        problems += _form_problems(text, instructions, sources)
+        if sources.claims is not None:  # comparisons: stated by a source or implied by figures
+            found = relative.unsupported(text, used, sources.claims)
+            problems += [Problem("grounding_numbers", p) for p in found]
+        # every sentence on its cited source (after the cheaper checks: their codes come first)
         problems += [
-            Problem("foreign_link", f"ссылка не из источников: {u}")
-            for u in grounding.foreign_links(text, sources)
+            Problem("unsupported_text", p) for p in unbacked(text, used, self.backing(ctx))
         ]
-        problems += [
-            Problem("foreign_link", f"путь к статье в тексте: {p}")
-            for p in grounding.glossary_paths(text)
-        ]
-        if grounding.degenerate(text):
-            problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
-        problems += [Problem("degenerate", f"разметка в тексте: {m}") for m in plain.markup(text)]
-        hidden = plain.controls(text)
-        if hidden:
-            problems.append(Problem("degenerate", f"скрытые символы: {', '.join(hidden[:4])}"))
         return text, citations, problems
 
     def _embedded(
@@ -205,6 +196,38 @@ class Guard:
             title=entry.title,
             url=self.settings.public_base_url.rstrip("/") + entry.url,
         )
+
+
+def _form_problems(
+    text: str, instructions: set[tuple[str, ...]], sources: grounding.Sources
+) -> list[Problem]:
+    """What makes a draft no answer whatever it claims: length, a cut-off end, prose that
+    stands on nothing, echoed instructions, foreign links, loops and lists, markup, hidden
+    characters."""
+    problems = []
+    if not 20 <= len(text) <= 1500:
+        problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
+    elif grounding.cut_off(text):
+        problems.append(Problem("length", "ответ оборван на середине предложения"))
+    if grounding.support_ratio(text, sources) < MIN_SUPPORT:
+        problems.append(Problem("unsupported_text", "текст не опирается на источники"))
+    if grounding.echoes(text, instructions):
+        problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
+    problems += [
+        Problem("foreign_link", f"ссылка не из источников: {u}")
+        for u in grounding.foreign_links(text, sources)
+    ]
+    problems += [
+        Problem("foreign_link", f"путь к статье в тексте: {p}")
+        for p in grounding.glossary_paths(text)
+    ]
+    if grounding.degenerate(text):
+        problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
+    problems += [Problem("degenerate", f"разметка в тексте: {m}") for m in plain.markup(text)]
+    hidden = plain.controls(text)
+    if hidden:
+        problems.append(Problem("degenerate", f"скрытые символы: {', '.join(hidden[:4])}"))
+    return problems
 
 
 def _fallback(meta: AnswerMeta, code: FallbackReason, detail: str) -> None:

@@ -98,3 +98,121 @@ def test_a_comparison_nothing_backs_is_rejected(
     guard: Guard, sources: dict[str, Entry], draft: str, slugs: tuple[str, ...]
 ) -> None:
     assert any("сравнение" in p for p in problems(guard, sources, draft, *slugs))
+
+
+@pytest.mark.parametrize(
+    ("draft", "slugs", "problem"),
+    [
+        (  # the uncited provider fact
+            "NVLink — высокоскоростной интерконнект NVIDIA для связи между GPU [1]. Аренда "
+            "серверов с NVLink бесплатна для всех клиентов FullGPU.",
+            ("nvlink",),
+            "без ссылки о FullGPU",
+        ),
+        (
+            "В FullGPU серверы с одним GPU — это выделенная ВМ [1]. Сменить карту на более "
+            "мощную можно на лету, без перезагрузки ВМ.",
+            ("gpu-passthrough",),
+            "источник не подтверждает",
+        ),
+        (
+            "vLLM хранит KV-кэш блоками фиксированного размера с помощью FlashAttention [1].",
+            ("vllm",),
+            "название не из цитируемого источника: flashattention",
+        ),
+        ("У L40S 48 ГБ GDDR7 [1].", ("gpu-l40s",), "название не из цитируемого источника"),
+        ("L40S поддерживает FP4 аппаратно [1].", ("gpu-l40s",), "отрицание"),
+        (
+            "RDMA позволяет одной машине читать и записывать память другой по сети, но каждая "
+            "передача задействует удалённый CPU [1].",
+            ("rdma",),
+            "отрицание",
+        ),
+        (
+            "NVLink передаёт данные быстрее, чем PCIe [1]. Он есть и у карт PCIe, таких как "
+            "RTX PRO 6000 Blackwell и RTX 5090 [1].",
+            ("nvlink",),
+            "отрицание",
+        ),
+        (
+            "На любых GPU пиковая скорость в FP8 вдвое выше, чем в BF16 [1].",
+            ("fp8",),
+            "обобщение",
+        ),
+        (
+            "Канал PCIe Gen5 x16 передаёт около 64 ГБ/с суммарно в обоих направлениях [1].",
+            ("pcie-gen5",),
+            "к числу «64»",
+        ),
+        (
+            "Современные поколения InfiniBand работают на 400 или 800 Гбит/с на сервер [1].",
+            ("infiniband",),
+            "к числу «800»",
+        ),
+        (
+            "По данным AMD, HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [1].",
+            ("hbm3e",),
+            "приписаны не тому",
+        ),
+        (  # the right sentence cited to the wrong entry
+            "8-GPU-серверы FullGPU — это bare-metal-машины [1]. Серверы с одним GPU — выделенная "
+            "ВМ, за которой закреплён весь GPU [1].",
+            ("bare-metal", "gpu-passthrough"),
+            "",  # whichever check finds it first; cited [2] it stands (below)
+        ),
+    ],
+)
+def test_a_sentence_its_cited_source_does_not_back_is_rejected(
+    guard: Guard, sources: dict[str, Entry], draft: str, slugs: tuple[str, ...], problem: str
+) -> None:
+    assert any(problem in p for p in problems(guard, sources, draft, *slugs))
+
+
+@pytest.mark.parametrize(
+    ("draft", "slugs"),
+    [
+        (
+            "L40S не поддерживает FP4 аппаратно [1]. Это GPU на архитектуре Ada Lovelace [1].",
+            ("gpu-l40s",),
+        ),
+        (
+            "RDMA — удалённый прямой доступ к памяти: одна машина читает и записывает память "
+            "другой по сети, не задействуя удалённый CPU и сетевой стек ОС [1]. RDMA "
+            "поддерживают и InfiniBand, и RoCE [1].",
+            ("rdma",),
+        ),
+        (
+            "У карт PCIe, например RTX PRO 6000 Blackwell и RTX 5090, NVLink нет [1]. Важнее "
+            "всего он для тензорного параллелизма [1].",
+            ("nvlink",),
+        ),
+        (
+            "По опубликованным спецификациям NVIDIA, у GPU Hopper и Blackwell пиковая скорость "
+            "матричных вычислений в FP8 вдвое выше, чем в BF16 [1].",
+            ("fp8",),
+        ),
+        (
+            "Канал PCIe Gen5 x16 передаёт около 64 ГБ/с в каждом направлении [1].",
+            ("pcie-gen5",),
+        ),
+        (
+            "8-GPU-серверы FullGPU — это bare-metal-машины [1]. Серверы с одним GPU — выделенная "
+            "ВМ, за которой закреплён весь GPU [2].",
+            ("bare-metal", "gpu-passthrough"),
+        ),
+        (
+            "Нет: FullGPU не делит GPU на разделы — каждый арендуемый GPU целый, и вся его "
+            "память и вычислительная мощность ваши [1].",
+            ("mig",),
+        ),
+        (
+            "Для FP4 подходит B200: у него аппаратная поддержка FP4 и 9 000 TFLOPS в FP4 без "
+            "разреженности [1].",
+            ("gpu-b200",),
+        ),
+    ],
+)
+def test_a_sentence_its_cited_source_backs_stands(
+    guard: Guard, sources: dict[str, Entry], draft: str, slugs: tuple[str, ...]
+) -> None:
+    assert problems(guard, sources, draft, *slugs) == []

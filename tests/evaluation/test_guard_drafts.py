@@ -21,11 +21,25 @@ from assistant.evaluation.rows import GuardDraftRow
 from assistant.evaluation.sets import SplitChoice, load
 from assistant.settings import ROOT, Settings
 
-# the dev half as measured when the check last changed (docs/benchmarks.md): a class may not
-# get worse. Bad drafts delivered per bad class, good drafts rejected per good class.
+# the dev half as measured when the checks last changed (docs/benchmarks.md): no class may get
+# worse. Bad classes: drafts delivered; good classes: drafts rejected; "bad"/"good": the totals.
 DEV_CEILINGS = {
-    "bad": 27,
+    "bad": 0,
     "good": 16,
+    **dict.fromkeys(
+        ("alias_number", "arithmetic", "attribution_swap", "control_chars", "entity_swap"), 0
+    ),
+    **dict.fromkeys(("markup", "negation", "number_words", "overgeneralization"), 0),
+    **dict.fromkeys(("provider_policy", "qualifier_swap", "relative", "uncited", "unit"), 0),
+    "wrong_citation": 0,
+    "hedge": 0,
+    "provider_ok": 0,
+    "number_words_ok": 1,
+    "paraphrase": 3,
+    "relative_ok": 2,
+    "reorder": 2,
+    "summary": 2,
+    "unit_ok": 6,
 }
 
 
@@ -89,6 +103,7 @@ def test_the_dev_half_stays_under_its_ceilings(
     rows = load(ROOT / "eval" / "data" / "guard_drafts.jsonl", GuardDraftRow, SplitChoice.dev)
     assert len(rows) > 100
     report = evaluate(rows, guard, instruction_shingles(settings.prompts_dir), glossary, catalog)
+    assert set(report.verdicts) | {"bad", "good"} == set(DEV_CEILINGS)
     got = {key: report.wrong("dev", key) for key in DEV_CEILINGS}
     over = {k: (v, DEV_CEILINGS[k]) for k, v in got.items() if v > DEV_CEILINGS[k]}
     assert not over, render(report)
