@@ -14,6 +14,8 @@ The engine itself is not asked: its retrieval would put other entries under the 
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +77,7 @@ class Judged:
     row: GuardDraftRow
     delivered: bool
     problems: tuple[str, ...]  # the guard's details, for the dev miss list
+    ms: float = 0.0  # how long the verification took
 
     @property
     def wrong(self) -> bool:
@@ -85,8 +88,10 @@ class Judged:
 def judge(
     row: GuardDraftRow, guard: Guard, instructions: set[tuple[str, ...]], ctx: AnswerContext
 ) -> Judged:
+    start = time.perf_counter()
     _, _, problems = guard.verify_draft(row.draft, ctx, instructions)
-    return Judged(row, not problems, tuple(f"{p.code}: {p.detail}" for p in problems))
+    ms = (time.perf_counter() - start) * 1000
+    return Judged(row, not problems, tuple(f"{p.code}: {p.detail}" for p in problems), ms)
 
 
 @dataclass
@@ -106,9 +111,11 @@ class GuardReport:
     tallies: dict[str, dict[str, Tally]] = field(default_factory=dict)  # column → class → tally
     totals: dict[str, dict[str, Tally]] = field(default_factory=dict)  # column → verdict → tally
     misses: list[Judged] = field(default_factory=list)  # dev rows only
+    times_ms: list[float] = field(default_factory=list)  # per draft, in the order judged
 
     def add(self, judged: Judged) -> None:
         row = judged.row
+        self.times_ms.append(judged.ms)
         self.verdicts[row.category] = row.verdict
         column = self.tallies.setdefault(row.split, defaultdict(Tally))
         total = self.totals.setdefault(row.split, defaultdict(Tally))
@@ -123,8 +130,17 @@ class GuardReport:
         found = self.tallies.get(column, {}).get(key) or self.totals.get(column, {}).get(key)
         return found.wrong if found else 0
 
+    def timing(self) -> dict[str, JsonValue]:
+        """Median and 95th percentile of one draft's verification, in milliseconds."""
+        if not self.times_ms:
+            return {"median_ms": None, "p95_ms": None}
+        ordered = sorted(self.times_ms)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        return {"median_ms": round(statistics.median(ordered), 2), "p95_ms": round(p95, 2)}
+
     def as_json(self) -> dict[str, JsonValue]:
         return {
+            "timing": self.timing(),
             "classes": {
                 c: {"verdict": v, **{s: self._tally(s, c) for s in SPLITS}}
                 for c, v in sorted(self.verdicts.items())
@@ -167,6 +183,13 @@ def render(report: GuardReport, *, misses: bool = True) -> str:
             lines.append(_line((category, what, *_cells(report, category))))
         total = "всего плохих" if verdict == "bad" else "всего хороших"
         lines.append(_line((total, what, *_cells(report, verdict, total=True))))
+    timing = report.timing()
+    if timing["median_ms"] is not None:
+        lines += [
+            "",
+            f"Проверка одного черновика: медиана {_ms(timing['median_ms'])} мс, "
+            f"p95 {_ms(timing['p95_ms'])} мс",
+        ]
     if misses and report.misses:
         lines += ["", "Ошибки на dev:"]
         lines += [
@@ -174,6 +197,10 @@ def render(report: GuardReport, *, misses: bool = True) -> str:
             for j in report.misses
         ]
     return "\n".join(lines)
+
+
+def _ms(value: JsonValue) -> str:
+    return f"{value:.1f}".replace(".", ",") if isinstance(value, float | int) else "—"
 
 
 def _cells(report: GuardReport, key: str, *, total: bool = False) -> Sequence[str]:

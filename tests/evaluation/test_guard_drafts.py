@@ -94,6 +94,7 @@ def test_a_wrong_verdict_is_counted_per_class_and_split(
     assert report.misses == []  # a test row's miss is never listed
     table = render(report)
     assert "paraphrase" in table and "1/1" in table and "Ошибки на dev" not in table
+    assert "Проверка одного черновика: медиана" in table and report.timing()["p95_ms"]
 
 
 @pytest.mark.slow
