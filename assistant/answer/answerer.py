@@ -90,9 +90,12 @@ class Answerer:
         asks = (outcome.missing and not settled) or outcome.rejected
         route: Route = "clarify" if asks else "numeric"
         sources = tuple(self.entries[s] for s in outcome.related_slugs if s in self.entries)[:2]
-        if outcome.stated and len(diagnosis.shown(outcome)) > len(outcome.stated):
-            helps = diagnosis.remedy_slugs(outcome.stated[0], self.catalog)  # LoRA, QLoRA
-            sources += tuple(self.entries[s] for s in helps[:2] if s in self.entries)
+        helps = diagnosis.stated_slugs(outcome)  # «с QLoRA — около 46 ГБ» cites QLoRA
+        sources += tuple(
+            self.entries[s]
+            for s in helps[:2]
+            if s in self.entries and s not in {e.slug for e in sources}
+        )
         calls = self._calls(outcome, diagnosis.VARIED if outcome.remedies else ())
         text = u.message.text
         moe, then = self.entries.get("moe"), ""

@@ -84,6 +84,9 @@ class Lexicon:
     forms: dict[str, str] = field(default_factory=dict, repr=False)  # surface form → kind:id
     cache: dict[str, tuple[Group, ...]] = field(default_factory=dict, repr=False)  # slug → claims
     starts: dict[str, int] = field(default_factory=dict, repr=False)  # first word → most words
+    # a name ending in a quantity («h100 94 гб», «a100 40 гб») → words of that quantity: the
+    # name tells which card is meant, its number is still a claim to check («У H100 94 ГБ»)
+    tails: dict[str, int] = field(default_factory=dict, repr=False)
     # draft segment → its quantities: an embedded answer is glossary sentences, the same few
     # hundred again and again (~0.6 ms per answer to re-read); bounded for LLM drafts
     drafts: dict[str, tuple[Quantity, ...]] = field(default_factory=dict, repr=False)
@@ -119,6 +122,8 @@ class Lexicon:
         self.forms[key] = entity
         first, words = key.split(" ")[0], key.count(" ") + 1
         self.starts[first] = max(self.starts.get(first, 0), words)
+        if _QUANTITY_TAIL.search(key):
+            self.tails[key] = 2
 
     def mentions(self, text: str) -> list[Mention]:
         """Names in the text, longest first: a dictionary walk over word n-grams (a regex
@@ -128,8 +133,10 @@ class Lexicon:
         while i < len(toks):
             longest = self.starts.get(toks[i][2], 0)  # most words of a name starting here
             for n in range(min(longest, len(toks) - i), 0, -1):
-                entity = self.forms.get(" ".join(t for _, _, t in toks[i : i + n]))
+                key = " ".join(t for _, _, t in toks[i : i + n])
+                entity = self.forms.get(key)
                 if entity:
+                    n -= self.tails.get(key, 0)  # the quantity stays in the text
                     out.append(Mention(toks[i][0], toks[i + n - 1][1], entity))
                     i += n
                     break
@@ -139,6 +146,7 @@ class Lexicon:
 
 
 _TOKEN = re.compile(r"\w+(?:[.,]\w+)*")
+_QUANTITY_TAIL = re.compile(r"\s\d+(?:[.,]\d+)?\s(?:гб|gb|тб|tb)$")
 
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:

@@ -98,6 +98,20 @@ def remedies(outcome: Outcome, catalog: Catalog) -> str:
     return f"Что поможет по расчёту: {'; '.join(lines)}." if lines else ""
 
 
+def stated_slugs(outcome: Outcome) -> list[str]:
+    """The entries of the remedies an answer states («с QLoRA — …» cites QLoRA), in order."""
+    out: list[str] = []
+    for r in shown(outcome)[len(outcome.stated) :]:
+        method, sharding = r.inputs.get("method"), r.inputs.get("sharding")
+        if r.tool != "vram_training":
+            out.append("quantization")
+        elif method in ("lora", "qlora"):
+            out.append(str(method))
+        elif sharding not in (None, "none"):
+            out.append("zero")
+    return list(dict.fromkeys(out))
+
+
 def remedy_slugs(first: ToolResult, catalog: Catalog) -> list[str]:
     """The entries that say what helps: for inference quantisation and tensor parallelism (the
     KV cache first when a long context or many requests make it large, MoE first when all its

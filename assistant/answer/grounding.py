@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from assistant.answer import support
+from assistant.answer.spelled import digits
 from assistant.answer.support import ClaimSources
 from assistant.schema import Citation, FallbackReason
 from assistant.text.sentences import split_sentences
@@ -151,11 +152,13 @@ def verify(
     *,
     cited: Sequence[int] | None = None,
     headline: bool = False,
+    spelled: bool = False,
 ) -> list[Problem]:
     """All violations of an answer; empty means it may leave the engine.
 
     cited[k - 1]: the context index of the entry marker [k] points to (default: citations in
-    context order); headline: the answer must state the calculator's result."""
+    context order); headline: the answer must state the calculator's result; spelled: numbers
+    written in words are checked like digits (LLM drafts)."""
     found = [Problem("grounding_citations", p) for p in citation_problems(text, citations, context)]
     found += [
         Problem("grounding_citations", f"статья вне контекста: {p}")
@@ -166,7 +169,7 @@ def verify(
         bad = [f"число «{x}» не из источников" for x in ungrounded_numbers(text, sources)]
     else:
         order = list(cited) if cited is not None else _context_order(citations, context)
-        bad = support.unsupported(text, order, claims)
+        bad = support.unsupported(text, order, claims, spelled=spelled)
         bad += [f"название «{x}» не из источников" for x in unknown_names(text, sources)]
     found += [Problem("grounding_numbers", p) for p in bad]
     if headline and claims is not None:
@@ -195,8 +198,9 @@ def check(
 
 
 def support_ratio(text: str, sources: Sources) -> float:
-    """Share of the answer's content words that occur in its sources (garbage scores low)."""
-    words = [w for w in lemmas(MARKER.sub(" ", text)) if len(w) >= 4 and not w.isdigit()]
+    """Share of the answer's content words that occur in its sources (garbage scores low);
+    numbers written in words count as the figures they are («девятьсот гигабайт в секунду»)."""
+    words = [w for w in lemmas(digits(MARKER.sub(" ", text))) if len(w) >= 4 and not w.isdigit()]
     if not words:
         return 0.0
     known: set[str] = set()

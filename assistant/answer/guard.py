@@ -3,20 +3,24 @@
 Every answer passes the same checks whichever generator wrote it: citations only from the
 retrieved context, every number supported by the same claim of a cited sentence, a tool result
 or the user's own words (assistant/answer/support.py); a numeric LLM answer must state the
-calculator's result; an LLM draft must also stand on its sources and must not echo its
-instructions. All LLM drafts of one answer share one deadline (ASSISTANT_LLM_TIMEOUT_S). A
-rejected draft is regenerated once if time allows, then the embedded answer is used and the
-reason recorded: a code from a fixed set (AnswerMeta.fallback_reason) plus a detail for logs.
+calculator's result; an LLM draft must also stand on its sources, must not echo its
+instructions and must be plain text (assistant/answer/plain.py), and every answer is stripped
+of markup and hidden characters before it leaves. All LLM drafts of one answer share one
+deadline (ASSISTANT_LLM_TIMEOUT_S). A rejected draft is regenerated once if time allows, then
+the embedded answer is used and the reason recorded: a code from a fixed set
+(AnswerMeta.fallback_reason) plus a detail for logs.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from assistant.answer import grounding
+from assistant.answer import grounding, plain, relative
+from assistant.answer.backing import Backing, unbacked
 from assistant.answer.claims import Lexicon
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator, LLMGenerator, renumber
 from assistant.answer.grounding import Problem
@@ -38,6 +42,7 @@ from assistant.settings import Settings
 log = logging.getLogger(__name__)
 MIN_SUPPORT = 0.6  # share of an LLM draft's content words that must come from its sources
 REDRAFT_SHARE = 0.25  # a second draft only if this share of the LLM deadline is left
+_QUANTITY_NAME = re.compile(r"\d\s*(?:гб|gb|тб|tb)$", re.IGNORECASE)
 
 
 class Guard:
@@ -60,8 +65,10 @@ class Guard:
             self.lexicon.add(phrase, f"name:{phrase.lower()}", overwrite=False)
 
     def produce(self, ctx: AnswerContext, meta: AnswerMeta) -> tuple[str, list[Citation], str]:
-        """(text, citations, generator name) of an answer that passed every check."""
-        return self._generate(ctx, meta, self.sources(ctx))
+        """(text, citations, generator name) of an answer that passed every check, as plain
+        text whichever generator wrote it (no markup, no control or bidi characters)."""
+        text, citations, generator = self._generate(ctx, meta, self.sources(ctx))
+        return plain.plain(text), citations, generator
 
     def sources(self, ctx: AnswerContext) -> grounding.Sources:
         sources = grounding.Sources(names=set(self.known_names), phrases=self.name_phrases)
@@ -77,6 +84,15 @@ class Guard:
             self.lexicon, ctx.entries, results, user, [ctx.tool_text]
         )
         return sources
+
+    def backing(self, ctx: AnswerContext) -> Backing:
+        """The sentences an LLM draft may stand on: the entries', the calculator's text and
+        notes, the customer's words."""
+        results = ctx.outcome.results if ctx.outcome else []
+        notes = [r.summary_ru for r in results] + [a for r in results for a in r.assumptions_ru]
+        user = [ctx.message, ctx.question, *(t.content for t in ctx.history if t.role == "user")]
+        entries = [(e.title, e.text, e.names) for e in ctx.entries]
+        return Backing.build(self.lexicon, entries, [ctx.tool_text, *notes], user)
 
     def recheck(
         self, answer: Answer, history: Sequence[Turn] = (), message: str = ""
@@ -122,7 +138,7 @@ class Guard:
             except AssistantError as e:
                 _fallback(meta, _error_code(e), str(e))
                 return None
-            text, citations, problems = self._verify_llm(draft, llm, ctx, sources)
+            text, citations, problems = self.verify_draft(draft, ctx, llm.instructions, sources)
             if not problems:  # a redraft passed: no fallback (the caught problems still count)
                 _fallback(meta, "", "")
                 return text, citations, llm.name
@@ -131,34 +147,33 @@ class Guard:
             log.info("LLM draft rejected: %s", [p.detail for p in problems])
         return None
 
-    def _verify_llm(
-        self, draft: str, llm: LLMGenerator, ctx: AnswerContext, sources: grounding.Sources
+    def verify_draft(
+        self,
+        draft: str,
+        ctx: AnswerContext,
+        instructions: set[tuple[str, ...]],
+        sources: grounding.Sources | None = None,
     ) -> tuple[str, list[Citation], list[Problem]]:
+        """An LLM draft's text (markers renumbered), its citations and every problem found;
+        `instructions`: the word n-grams of the prompts a draft must not echo."""
+        sources = sources or self.sources(ctx)
         text, used = renumber(draft, len(ctx.entries))
         citations = [self.citation(ctx.entries[i]) for i in used]
         context = [e.slug for e in ctx.entries]
         numeric = ctx.route == "numeric"
-        problems = grounding.verify(text, citations, context, sources, cited=used, headline=numeric)
-        if not 20 <= len(text) <= 1500:
-            problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
-        elif grounding.cut_off(text):
-            problems.append(Problem("length", "ответ оборван на середине предложения"))
+        problems = grounding.verify(
+            text, citations, context, sources, cited=used, headline=numeric, spelled=True
+        )
         if ctx.entries and not citations and not numeric:
             problems.append(Problem("grounding_citations", "нет ссылок на источники"))
-        if grounding.support_ratio(text, sources) < MIN_SUPPORT:
-            problems.append(Problem("unsupported_text", "текст не опирается на источники"))
-        if grounding.echoes(text, llm.instructions):
-            problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
+        problems += _form_problems(text, instructions, sources)
+        if sources.claims is not None:  # comparisons: stated by a source or implied by figures
+            found = relative.unsupported(text, used, sources.claims)
+            problems += [Problem("grounding_numbers", p) for p in found]
+        # every sentence on its cited source (after the cheaper checks: their codes come first)
         problems += [
-            Problem("foreign_link", f"ссылка не из источников: {u}")
-            for u in grounding.foreign_links(text, sources)
+            Problem("unsupported_text", p) for p in unbacked(text, used, self.backing(ctx))
         ]
-        problems += [
-            Problem("foreign_link", f"путь к статье в тексте: {p}")
-            for p in grounding.glossary_paths(text)
-        ]
-        if grounding.degenerate(text):
-            problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
         return text, citations, problems
 
     def _embedded(
@@ -181,6 +196,38 @@ class Guard:
             title=entry.title,
             url=self.settings.public_base_url.rstrip("/") + entry.url,
         )
+
+
+def _form_problems(
+    text: str, instructions: set[tuple[str, ...]], sources: grounding.Sources
+) -> list[Problem]:
+    """What makes a draft no answer whatever it claims: length, a cut-off end, prose that
+    stands on nothing, echoed instructions, foreign links, loops and lists, markup, hidden
+    characters."""
+    problems = []
+    if not 20 <= len(text) <= 1500:
+        problems.append(Problem("length", f"длина ответа {len(text)} вне 20…1500"))
+    elif grounding.cut_off(text):
+        problems.append(Problem("length", "ответ оборван на середине предложения"))
+    if grounding.support_ratio(text, sources) < MIN_SUPPORT:
+        problems.append(Problem("unsupported_text", "текст не опирается на источники"))
+    if grounding.echoes(text, instructions):
+        problems.append(Problem("echo", "черновик повторяет служебные инструкции"))
+    problems += [
+        Problem("foreign_link", f"ссылка не из источников: {u}")
+        for u in grounding.foreign_links(text, sources)
+    ]
+    problems += [
+        Problem("foreign_link", f"путь к статье в тексте: {p}")
+        for p in grounding.glossary_paths(text)
+    ]
+    if grounding.degenerate(text):
+        problems.append(Problem("degenerate", "повторы, список или разметка вместо текста"))
+    problems += [Problem("degenerate", f"разметка в тексте: {m}") for m in plain.markup(text)]
+    hidden = plain.controls(text)
+    if hidden:
+        problems.append(Problem("degenerate", f"скрытые символы: {', '.join(hidden[:4])}"))
+    return problems
 
 
 def _fallback(meta: AnswerMeta, code: FallbackReason, detail: str) -> None:
@@ -213,7 +260,13 @@ def known_names(glossary: Glossary, catalog: Catalog) -> set[str]:
 
 
 def name_phrases(catalog: Catalog) -> tuple[str, ...]:
-    """Catalogue model and GPU names with digits, longest first (for number grounding)."""
-    names = {n for n in catalog.all_names() if any(c.isdigit() for c in n) and " " in n}
+    """Catalogue model and GPU names with digits, longest first (for number grounding); not a
+    name ending in a quantity («h100 94 гб»): its number is a claim, not part of a name."""
+    names = {
+        n
+        for n in catalog.all_names()
+        if any(c.isdigit() for c in n) and " " in n and not _QUANTITY_NAME.search(n)
+    }
     names |= {"Llama 3", "Llama 3.1", "Qwen 2.5", "Qwen 3", "RTX 5090", "PCIe Gen5"}
+    names |= {f"NVLink {n}" for n in range(1, 7)}  # «NVLink 4, 900 ГБ/с»: a generation
     return tuple(sorted(names, key=lambda n: (-len(n), n)))

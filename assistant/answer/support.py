@@ -25,6 +25,7 @@ from assistant.answer.claims import (
     json_quantities,
     quantities,
 )
+from assistant.answer.spelled import digits
 from assistant.answer.units import UNKNOWN
 from assistant.calculators.registry import find_tool
 from assistant.text.sentences import split_sentences
@@ -49,6 +50,8 @@ class ClaimSources:
     tools: list[Group] = field(default_factory=list)
     user: Group = field(default_factory=lambda: Group("слова клиента", (), wildcard_units=True))
     results: list[Mapping[str, Any]] = field(default_factory=list)  # tool results (headlines)
+    texts: list[tuple[str, ...]] = field(default_factory=list)  # each entry's sentences
+    subjects: list[frozenset[str]] = field(default_factory=list)  # what each entry is about
 
     @classmethod
     def build(
@@ -60,6 +63,8 @@ class ClaimSources:
         tool_texts: Iterable[str] = (),
     ) -> ClaimSources:
         found = cls(lexicon, [entry_groups(e, lexicon) for e in entries])
+        found.texts = [tuple(sentences(e.text)) for e in entries]
+        found.subjects = [entry_subject(e, lexicon) for e in entries]
         if results:  # one calculation (side by side BF16/FP8/FP4 included) is one claim
             parts = [tool_group(r, lexicon) for r in results]
             label = parts[0].label
@@ -67,19 +72,28 @@ class ClaimSources:
         texts = [t for t in tool_texts if t]
         if texts:  # the calculator's composed answer: its notes are the tool's own words
             found.tools.append(_text_group("ответ калькулятора", texts, lexicon, set()))
-        user = [q for t in user_texts for q in quantities(t, lexicon)]
+        user = [q for t in user_texts for q in quantities(digits(t), lexicon)]
         found.user = Group("слова клиента", tuple(user), wildcard_units=True)
         found.results = list(results)
         return found
 
 
+def entry_subject(entry: Entry, lexicon: Lexicon) -> frozenset[str]:
+    """The entry itself and what its title names («Характеристики NVIDIA H200» → gpu:h200)."""
+    return frozenset({f"term:{entry.slug}"} | {m.entity for m in lexicon.mentions(entry.title)})
+
+
 def entry_groups(entry: Entry, lexicon: Lexicon) -> tuple[Group, ...]:
-    """One group per sentence of the entry, its subject being the entry itself (cached)."""
+    """One group per sentence of the entry, its subject being the entry itself (cached);
+    numbers written in words count as digits («час работы одного GPU»)."""
     cached = lexicon.cache.get(entry.slug)
     if cached is None:
-        subject = {f"term:{entry.slug}"} | {m.entity for m in lexicon.mentions(entry.title)}
+        subject = entry_subject(entry, lexicon)
         cached = tuple(
-            Group(f"{entry.title}, предложение {n}", tuple(quantities(s, lexicon, subject=subject)))
+            Group(
+                f"{entry.title}, предложение {n}",
+                tuple(quantities(digits(s), lexicon, subject=subject)),
+            )
             for n, s in enumerate(sentences(entry.text), 1)
         )
         lexicon.cache[entry.slug] = cached
@@ -115,17 +129,22 @@ def sentences(text: str) -> list[str]:
 # -- checking a draft -----------------------------------------------------------------------------
 
 
-def unsupported(text: str, cited: Sequence[int], sources: ClaimSources) -> list[str]:
+def unsupported(
+    text: str, cited: Sequence[int], sources: ClaimSources, *, spelled: bool = False
+) -> list[str]:
     """Problems (Russian, for logs) of the draft's claims; empty when every number stands.
 
-    cited[k - 1] is the context index of the entry marker [k] points to."""
+    cited[k - 1] is the context index of the entry marker [k] points to; spelled: numbers
+    written in words are claims too (an LLM draft: «тысячу двести гигабайт в секунду»)."""
     problems: list[str] = []
     for paragraph in text.split("\n"):
         sents = sentences(paragraph)
         marks = [_markers(s) for s in sents]
         for i, sentence in enumerate(sents):
             for segment, own in _segments(sentence):
-                qs = draft_quantities(segment, sources.lexicon)
+                qs = draft_quantities(segment, sources.lexicon, spelled=spelled)
+                if spelled:  # «в 1,5 раза»: a relative claim, checked by answer/relative.py
+                    qs = tuple(q for q in qs if q.unit != "times")
                 if qs:
                     borrowed = own or _neighbour(marks, i)
                     problems += _check(qs, _groups(borrowed, cited, sources), sources)
@@ -135,14 +154,18 @@ def unsupported(text: str, cited: Sequence[int], sources: ClaimSources) -> list[
 DRAFT_CACHE = 4096
 
 
-def draft_quantities(segment: str, lexicon: Lexicon) -> tuple[Quantity, ...]:
-    """quantities(segment, draft=True), remembered per lexicon (a pure function of the text)."""
-    found = lexicon.drafts.get(segment)
+def draft_quantities(
+    segment: str, lexicon: Lexicon, *, spelled: bool = False
+) -> tuple[Quantity, ...]:
+    """quantities(segment, draft=True), remembered per lexicon (a pure function of the text);
+    spelled: numbers in words read as digits first."""
+    key = ("\0" if spelled else "") + segment
+    found = lexicon.drafts.get(key)
     if found is None:
-        found = tuple(quantities(segment, lexicon, draft=True))
+        found = tuple(quantities(digits(segment) if spelled else segment, lexicon, draft=True))
         if len(lexicon.drafts) >= DRAFT_CACHE:  # LLM drafts are all different: start over
             lexicon.drafts.clear()
-        lexicon.drafts[segment] = found
+        lexicon.drafts[key] = found
     return found
 
 

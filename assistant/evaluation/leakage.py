@@ -24,6 +24,9 @@ from assistant.corpus.glossary import load_glossary
 from assistant.settings import ROOT
 
 THRESHOLD = 0.6
+# sets whose questions are never asked: a guard draft's question only frames a draft written
+# over fixed sources, retrieval never sees it, so a corpus question like it gives nothing away
+NOT_ASKED = frozenset({"guard_drafts"})
 _NON_WORD = re.compile(r"[^\w]+")
 
 
@@ -68,9 +71,11 @@ def _texts(row: dict[str, JsonValue]) -> Iterator[str]:
 
 
 def eval_questions(eval_dir: Path) -> list[tuple[str, str]]:
-    """(file:id, text) for every string in eval/data/*.jsonl."""
+    """(file:id, text) for every string in eval/data/*.jsonl asked of the assistant."""
     out = []
     for path in sorted(eval_dir.glob("*.jsonl")):
+        if path.stem in NOT_ASKED:
+            continue
         for line in path.read_text("utf-8").splitlines():
             row: JsonValue = json.loads(line) if line.strip() else None
             if isinstance(row, dict):

@@ -7,6 +7,7 @@
     dialogues.jsonl        DialogueRow     turns with their expectations, a pasted thread
     robustness.jsonl       RobustnessRow   a string that must get an answer, + expectations
     nuggets.jsonl          NuggetRow       what a correct answer must state, per kind of question
+    guard_drafts.jsonl     GuardDraftRow   an LLM draft over listed sources, good or bad, and why
 
 Every row names its split and an id. Unknown keys are errors, so a misspelt key fails loudly
 instead of leaving a check out; sets.read_rows turns a bad row into a CorpusError naming the
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue, model_validator
 
 from assistant.schema import Route
 
@@ -141,6 +142,34 @@ class RobustnessRow(Row):
     expect: Expectations = Field(default_factory=Expectations)
 
 
+class DraftSource(_Frozen):
+    """One source a draft's markers point to: a glossary entry, a GPU's spec sheet or a
+    model's record in the catalogue (exactly one of them)."""
+
+    entry: str | None = None
+    gpu: str | None = None
+    model: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> DraftSource:
+        if sum(x is not None for x in (self.entry, self.gpu, self.model)) != 1:
+            raise ValueError("нужно ровно одно из entry, gpu, model")
+        return self
+
+
+class GuardDraftRow(Row):
+    """An LLM draft answering `question` from `sources` ([1] is the first), written blind: a
+    `good` one the guard must deliver, a `bad` one it must reject; `category` is the kind of
+    mistake (or of correct wording), `why` says what is wrong or right with it."""
+
+    category: str = Field(min_length=1)
+    verdict: Literal["good", "bad"]
+    question: str
+    sources: tuple[DraftSource, ...] = Field(min_length=1)
+    draft: str
+    why: str = ""
+
+
 # file stem → the row of that set (both numeric sets share one format)
 
 
@@ -175,4 +204,5 @@ SET_ROWS: dict[str, type[Row]] = {
     "dialogues": DialogueRow,
     "robustness": RobustnessRow,
     "nuggets": NuggetRow,
+    "guard_drafts": GuardDraftRow,
 }

@@ -13,6 +13,16 @@ says — they measure false rejections. Bad kinds:
 - outside: a citation of a glossary page that is not in the context;
 - invented: a number no source has; headline: a numeric answer without the calculator's
   result (the total, the cost, the fit verdict).
+
+Claims without digits, found from outside (a probe's drafts and a batch written blind,
+eval/data/guard_drafts.jsonl), and the kinds added for them:
+
+- words: a wrong number written in words («тысячу двести гигабайт в секунду»);
+- relative: a comparison nothing states or implies («у H200 вдвое больше памяти, чем у B300»);
+- uncited: an unmarked sentence inventing a fact about the provider; unbacked: a sentence its
+  cited entry does not say (a name, a negation, «все», «по данным AMD», «на сервер»);
+- alias: another version's figure under an alias («У H100 94 ГБ памяти»);
+- markup, hidden: tags, comments, links, bidi and zero-width characters.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ class Draft:
 
 NVLINK = "что такое NVLink?"  # [1] NVLink
 GPU_HOUR = "что такое GPU-час?"  # [1] GPU-час
-H200 = "какая память у H200?"  # [1] HBM3e [2] Hopper [3] GDDR7
+H200 = "какая память у H200?"  # [1] the H200 sheet [2] HBM3e [3] Hopper
 NVLINK_PCIE = "чем NVLink отличается от PCIe?"  # [1] NVLink [2] PCIe Gen5
 VRAM_70B = "сколько памяти нужно 70B в FP8"  # vram_inference; [1] VRAM [2] FP8
 COST = "сколько стоит аренда восьми H100 на неделю?"  # gpu_cost; [1] GPU-час
@@ -38,10 +48,13 @@ FIT = "влезет ли Llama 3 70B в FP8 на две L40S?"  # gpu_fit; [1] V
 QWEN = "сколько памяти нужно для Qwen 32B в FP8 с контекстом 8k?"  # vram_inference
 TDP = "что такое TDP?"  # [1] TDP
 NVL72 = "что такое NVL72?"  # [1] NVL72
-HBM_GDDR = "чем HBM3e отличается от GDDR7?"  # [1] HBM3e [2] GDDR7
+HBM_GDDR = "чем HBM3e отличается от GDDR7?"  # [1] GDDR7 [2] HBM3e
 NCCL = "зачем нужен NCCL?"  # [1] NCCL (a purpose question stays on its entry)
 FP8 = "что такое FP8?"  # [1] FP8
-LORA = "дообучение 70B с LoRA на H100 влезет?"  # vram_training; [1] VRAM [2] LoRA
+LORA = "дообучение 70B с LoRA на H100 влезет?"  # vram_training; [1] VRAM [2] LoRA [3] QLoRA
+H100 = "сколько памяти у H100?"  # [1] the H100 SXM sheet [2] Hopper [3] TDP
+H200_B300 = "у H200 больше памяти, чем у B300?"  # [1] H200 [2] B300 sheets [3] HBM3e [4] Hopper
+H200_H100 = "H200 или H100 по памяти?"  # [1] H200 [2] H100 SXM sheets [3] Hopper [4] HBM3e
 
 
 def good(question: str, text: str) -> Draft:
@@ -52,7 +65,7 @@ def bad(kind: str, question: str, text: str) -> Draft:
     return Draft(question, text, False, kind)
 
 
-DRAFTS: tuple[Draft, ...] = (
+DIGIT_DRAFTS: tuple[Draft, ...] = (
     # -- NVLink ------------------------------------------------------------------------------------
     good(
         NVLINK,
@@ -119,27 +132,28 @@ DRAFTS: tuple[Draft, ...] = (
     # -- H200 memory -------------------------------------------------------------------------------
     good(
         H200,
-        "H200 построен на архитектуре Hopper и получил память HBM3e [2]. По данным NVIDIA, "
-        "HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [1].",
+        "H200 построен на архитектуре Hopper и получил память HBM3e [3]. По данным NVIDIA, "
+        "HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [2].",
     ),
     good(
         H200,
-        "У H200 память HBM3e: 141 ГБ с пропускной способностью 4,8 ТБ/с [1]. Это улучшенное "
-        "поколение HBM3 [1].",
+        "У H200 память HBM3e: 141 ГБ с пропускной способностью 4,8 ТБ/с [2]. Это улучшенное "
+        "поколение HBM3 [2].",
     ),
     bad(
         "entity",
         H200,
-        "По данным NVIDIA, HBM3e даёт H200 288 ГБ с пропускной способностью около 8 ТБ/с [1].",
+        "По данным NVIDIA, HBM3e даёт H200 288 ГБ с пропускной способностью около 8 ТБ/с [2].",
     ),
     bad("entity", H200, "Пропускная способность памяти H200 — около 1,8 ТБ/с [3]."),  # RTX 5090's
-    bad("citation", H200, "HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [2]."),
-    bad("rounded", H200, "У H200 около 140 ГБ памяти HBM3e [1]."),
-    bad("unit", H200, "HBM3e даёт H200 141 ТБ/с [1]."),
+    good(H200, "У H200 141 ГБ памяти HBM3e, пропускная способность — 4,8 ТБ/с [1]."),
+    bad("citation", H200, "HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [3]."),
+    bad("rounded", H200, "У H200 около 140 ГБ памяти HBM3e [2]."),
+    bad("unit", H200, "HBM3e даёт H200 141 ТБ/с [2]."),
     bad(
         "outside",
         H200,
-        "У H200 141 ГБ HBM3e [1]; сравнение с H100 — на странице /glossary/h100-vs-h200.",
+        "У H200 141 ГБ HBM3e [2]; сравнение с H100 — на странице /glossary/h100-vs-h200.",
     ),
     # -- NVLink vs PCIe ----------------------------------------------------------------------------
     good(
@@ -212,21 +226,21 @@ DRAFTS: tuple[Draft, ...] = (
     bad("rounded", COST, "Неделя аренды восьми H100 обойдётся примерно в 4 000 $."),
     bad("entity", COST, "Неделя аренды восьми H200 обойдётся примерно в 4 032 $."),
     good(COST, "Аренда восьми H100 за неделю обойдётся примерно в 4 032 $."),
-    # -- fit: Llama 3 70B FP8 on two L40S ----------------------------------------------------------
+    # -- fit: Llama 3 70B FP8 on two L40S (79,1–93,5 ГБ; 39,6–46,8 ГБ per GPU) -----------------
     good(
         FIT,
-        "Да, поместится: модели нужно около 77–92 ГБ, а на двух L40S по 48 ГБ при тензорном "
-        "параллелизме выходит около 45,89 ГБ на GPU.",
+        "Да, поместится: модели нужно около 79–94 ГБ, а на двух L40S по 48 ГБ при тензорном "
+        "параллелизме выходит около 46,76 ГБ на GPU.",
     ),
     good(
         FIT,
-        "Поместится: Llama 3 70B в FP8 с запасом 10–30 % требует около 77–92 ГБ, это около "
-        "46 ГБ на каждую из двух L40S.",
+        "Поместится: Llama 3 70B в FP8 с запасом 10–30 % требует около 79–94 ГБ, это около "
+        "47 ГБ на каждую из двух L40S.",
     ),
-    bad("headline", FIT, "Не поместится: модели нужно около 77–92 ГБ, а у двух L40S по 48 ГБ."),
-    bad("entity", FIT, "Поместится: нужно около 77–92 ГБ, а у L40S 96 ГБ памяти."),
-    bad("moved", FIT, "Поместится: около 91,78 ГБ на GPU при тензорном параллелизме."),
-    bad("rounded", FIT, "Поместится: нужно около 80–90 ГБ, по 48 ГБ на каждой L40S."),
+    bad("headline", FIT, "Не поместится: модели нужно около 79–94 ГБ, а у двух L40S по 48 ГБ."),
+    bad("entity", FIT, "Поместится: нужно около 79–94 ГБ, а у L40S 96 ГБ памяти."),
+    bad("moved", FIT, "Поместится: около 93,52 ГБ на GPU при тензорном параллелизме."),
+    bad("rounded", FIT, "Поместится: нужно около 70–80 ГБ, по 48 ГБ на каждой L40S."),
     # -- Qwen 32B in FP8 with 8k context -----------------------------------------------------------
     good(
         QWEN,
@@ -292,18 +306,18 @@ DRAFTS: tuple[Draft, ...] = (
     good(
         HBM_GDDR,
         "HBM3e размещается в одном корпусе с GPU, и её пропускная способность намного выше, чем "
-        "у GDDR [1]. Микросхемы GDDR7 стоят на плате вокруг GPU: это дешевле, но для RTX 5090 "
-        "NVIDIA указывает около 1,8 ТБ/с [2], тогда как HBM3e даёт H200 4,8 ТБ/с [1].",
+        "у GDDR [2]. Микросхемы GDDR7 стоят на плате вокруг GPU: это дешевле, но для RTX 5090 "
+        "NVIDIA указывает около 1,8 ТБ/с [1], тогда как HBM3e даёт H200 4,8 ТБ/с [2].",
     ),
     good(
         HBM_GDDR,
         "Главное различие — в пропускной способности: у GDDR7 в RTX 5090 около 1,8 ТБ/с, "
-        "тогда как у HBM3e в B200 — 8 ТБ/с [2]. HBM3e стоит в одном корпусе с GPU [1].",
+        "тогда как у HBM3e в B200 — 8 ТБ/с [1]. HBM3e стоит в одном корпусе с GPU [2].",
     ),
-    bad("entity", HBM_GDDR, "Для RTX 5090 с GDDR7 NVIDIA указывает около 8 ТБ/с [2]."),
-    bad("entity", HBM_GDDR, "HBM3e даёт B200 288 ГБ [1], а GDDR7 стоит на плате [2]."),
-    bad("moved", HBM_GDDR, "HBM3e даёт H200 1,8 ТБ/с [1], GDDR7 — дешевле [2]."),
-    bad("citation", HBM_GDDR, "GDDR7 дешевле HBM3e [2], подробнее — в статье о HBM4 [3]."),
+    bad("entity", HBM_GDDR, "Для RTX 5090 с GDDR7 NVIDIA указывает около 8 ТБ/с [1]."),
+    bad("entity", HBM_GDDR, "HBM3e даёт B200 288 ГБ [2], а GDDR7 стоит на плате [1]."),
+    bad("moved", HBM_GDDR, "HBM3e даёт H200 1,8 ТБ/с [2], GDDR7 — дешевле [1]."),
+    bad("citation", HBM_GDDR, "GDDR7 дешевле HBM3e [1], подробнее — в статье о HBM4 [3]."),
     # -- NCCL (no numbers in the sources) ----------------------------------------------------------
     good(
         NCCL,
@@ -340,11 +354,108 @@ DRAFTS: tuple[Draft, ...] = (
     ),
 )
 
+# -- claims without digits ------------------------------------------------------------------------
+CLAIM_DRAFTS: tuple[Draft, ...] = (
+    bad("alias", H100, "У H100 94 ГБ памяти HBM3 [1]."),  # «h100 94 гб» names H100 NVL
+    bad("alias", H100, "У H100 94 ГБ памяти HBM3, TDP 700 Вт [1]."),
+    good(H100, "У H100 SXM 80 ГБ памяти HBM3, пропускная способность — 3,35 ТБ/с [1]."),
+    bad(
+        "words",
+        NVLINK,
+        "NVLink четвёртого поколения в Hopper обеспечивает тысячу двести гигабайт в секунду "
+        "на GPU [1].",
+    ),
+    bad("words", H100, "У H100 SXM восемьдесят гигабайт памяти HBM3 и TDP девятьсот ватт [1]."),
+    good(
+        NVLINK,
+        "NVLink четвёртого поколения в Hopper обеспечивает девятьсот гигабайт в секунду на GPU, "
+        "а пятого поколения в Blackwell — одну целую восемь десятых терабайта в секунду [1].",
+    ),
+    good(H100, "У H100 SXM восемьдесят гигабайт памяти HBM3 [1]. TDP — семьсот ватт [1]."),
+    bad("relative", H200_B300, "Да, у H200 вдвое больше памяти, чем у B300 [1][2]."),
+    bad("relative", H200_H100, "У H100 SXM памяти больше, чем у H200 [1][2]."),
+    bad("relative", H200_H100, "У H200 в три раза больше памяти, чем у H100 SXM [1][2]."),
+    bad("relative", NVLINK_PCIE, "PCIe Gen5 передаёт данные намного быстрее, чем NVLink [1]."),
+    good(
+        H200_B300,
+        "Нет: у B300 288 ГБ памяти HBM3e [2], а у H200 — 141 ГБ [1]. Памяти у B300 примерно "
+        "вдвое больше [1][2].",
+    ),
+    good(
+        H200_H100,
+        "У H200 141 ГБ памяти HBM3e [1], а у H100 SXM — 80 ГБ HBM3 [2]. Памяти у H200 почти "
+        "вдвое больше [1][2].",
+    ),
+    good(
+        NVLINK_PCIE,
+        "NVLink передаёт данные намного быстрее, чем PCIe: в Hopper — 900 ГБ/с на GPU [1]. "
+        "Канал PCIe Gen5 x16 даёт около 64 ГБ/с в каждом направлении — вдвое больше, чем "
+        "Gen4 [2].",
+    ),
+    bad(
+        "uncited",
+        NVLINK,
+        "NVLink — высокоскоростной интерконнект NVIDIA для связи между GPU [1]. Аренда "
+        "серверов с NVLink бесплатна для всех клиентов FullGPU.",
+    ),
+    bad(
+        "uncited",
+        GPU_HOUR,
+        "GPU-час — час работы одного GPU [1]. У нас первый GPU-час для новых клиентов бесплатный.",
+    ),
+    bad(
+        "unbacked",
+        NVLINK,
+        "NVLink — интерконнект NVIDIA для связи между GPU [1]. У карт PCIe, таких как RTX PRO "
+        "6000 Blackwell и RTX 5090, он тоже есть [1].",
+    ),
+    bad("unbacked", H100, "H100 SXM поддерживает FP4 аппаратно [1]."),  # the sheet: не поддерживает
+    bad("unbacked", FP8, "На любых GPU пиковая скорость в FP8 вдвое выше, чем в BF16 [1]."),
+    bad(
+        "unbacked",
+        H200,
+        "По данным AMD, HBM3e даёт H200 141 ГБ с пропускной способностью 4,8 ТБ/с [2].",
+    ),
+    bad("unbacked", NCCL, "NCCL — библиотека Intel для коллективных операций между GPU [1]."),
+    bad(
+        "unbacked",
+        NVLINK_PCIE,
+        "Канал PCIe Gen5 x16 передаёт около 64 ГБ/с суммарно в обоих направлениях [2].",
+    ),
+    bad(
+        "unbacked",
+        NCCL,
+        "NCCL ускоряет обучение на любом кластере и всегда выбирает InfiniBand [1].",
+    ),
+    good(
+        NVLINK,
+        "У карт PCIe, например RTX PRO 6000 Blackwell и RTX 5090, NVLink нет [1]. Важнее всего "
+        "он для тензорного параллелизма [1].",
+    ),
+    good(H100, "H100 SXM не поддерживает FP4 аппаратно [1]. Это GPU на архитектуре Hopper [1]."),
+    bad(
+        "markup",
+        NVLINK,
+        "NVLink — интерконнект NVIDIA для связи между GPU <script>alert(1)</script> [1].",
+    ),
+    bad(
+        "markup",
+        NVLINK,
+        "NVLink — интерконнект NVIDIA для связи между GPU [1]. <!-- ответ проверен --> Важнее "
+        "всего он для тензорного параллелизма [1].",
+    ),
+    bad("markup", NCCL, "NCCL выбирает самый быстрый путь: [подробнее](javascript:alert(1)) [1]."),
+    bad("hidden", H200, "У H200 14\u200b1 ГБ памяти HBM3e [1]."),
+    bad("hidden", NVLINK, "NVLink — интерконнект NVIDIA для связи между GPU [1]\u202e."),
+)
+
+DRAFTS = DIGIT_DRAFTS + CLAIM_DRAFTS
+
 # the entries each question's prompt lists, in marker order (the drafts' [n] depend on it)
 CONTEXT: dict[str, tuple[str, ...]] = {
     NVLINK: ("nvlink",),
     GPU_HOUR: ("gpu-hour",),
-    H200: ("hbm3e", "hopper", "gddr7"),
+    H200: ("gpu-h200", "hbm3e", "hopper"),
     NVLINK_PCIE: ("nvlink", "pcie-gen5"),
     VRAM_70B: ("vram", "fp8"),
     COST: ("gpu-hour",),
@@ -352,8 +463,11 @@ CONTEXT: dict[str, tuple[str, ...]] = {
     QWEN: ("vram", "fp8"),
     TDP: ("tdp",),
     NVL72: ("nvl72",),
-    HBM_GDDR: ("hbm3e", "gddr7"),
+    HBM_GDDR: ("gddr7", "hbm3e"),
     NCCL: ("nccl",),
     FP8: ("fp8",),
-    LORA: ("vram", "lora"),
+    LORA: ("vram", "lora", "qlora"),  # LoRA does not fit: the QLoRA remedy is cited
+    H100: ("gpu-h100-sxm", "hopper", "tdp"),
+    H200_B300: ("gpu-h200", "gpu-b300", "hbm3e", "hopper"),
+    H200_H100: ("gpu-h200", "gpu-h100-sxm", "hopper", "hbm3e"),
 }

@@ -21,14 +21,17 @@ from tests.openai_server import Reply, default_reply, openai_server
 
 pytestmark = pytest.mark.slow
 MAX_GOOD_REJECTED = 0.10
-_LISTED = re.compile(r"^\[(\d+)\] .*?\(/glossary/([a-z0-9-]+)\):", re.MULTILINE)
+# the sources the prompt lists: glossary entries by slug, spec sheets as «gpu-<id>»
+_LISTED = re.compile(r"^\[(\d+)\] .*?\(/(glossary|gpus)/([a-z0-9-]+)\):", re.MULTILINE)
 
 
 def test_the_corpus_covers_every_kind_of_lie() -> None:
     kinds = Counter(d.kind for d in DRAFTS)
     assert len(DRAFTS) >= 60
     assert kinds["good"] >= 20
-    for kind in ("moved", "unit", "entity", "rounded", "citation", "outside", "headline"):
+    digits = ("moved", "unit", "entity", "rounded", "citation", "outside", "headline")
+    claims = ("words", "relative", "uncited", "unbacked", "alias", "markup", "hidden")
+    for kind in digits + claims:
         assert kinds[kind] >= 2, kind
     assert {d.question for d in DRAFTS} == set(CONTEXT)
 
@@ -58,7 +61,10 @@ def test_no_bad_draft_is_delivered_and_few_good_ones_are_rejected(
             current["draft"] = draft.text
             answer = pipeline.answer(draft.question)
             prompt = srv.chat_requests()[-1].body["messages"][-1]["content"]
-            listed = tuple(slug for _, slug in _LISTED.findall(prompt))
+            listed = tuple(
+                slug if kind == "glossary" else f"gpu-{slug}"
+                for _, kind, slug in _LISTED.findall(prompt)
+            )
             assert listed == CONTEXT[draft.question], (draft.question, listed)
             rows.append(_row(draft, answer.generator == "vllm", answer.meta))
             if answer.generator == "vllm":

@@ -7,6 +7,9 @@ from typing import Any
 import pytest
 
 from assistant.answer.claims import Lexicon, Quantity, quantities
+from assistant.answer.grounding import Sources, ungrounded_numbers
+from assistant.answer.guard import name_phrases
+from assistant.answer.specs import spec_entry
 from assistant.answer.support import ClaimSources, missing_headline, same_value, unsupported
 from assistant.corpus.catalog import Catalog
 from tests.helpers import TOOLBOX
@@ -176,3 +179,19 @@ def test_draft_quantities_are_remembered_and_bounded(catalog: Catalog, glossary:
     for i in range(support.DRAFT_CACHE):
         support.draft_quantities(f"{i} ГБ", lexicon)
     assert len(lexicon.drafts) <= support.DRAFT_CACHE
+
+
+def test_an_alias_ending_in_a_quantity_never_exempts_its_number(
+    lexicon: Lexicon, catalog: Catalog
+) -> None:
+    # «h100 94 гб» is an alias of H100 NVL: it says which card is meant, not that 94 ГБ is true
+    assert _q("У H100 94 ГБ памяти", lexicon, draft=True) == [("94", "GB", ["gpu:h100-nvl"])]
+    sources = ClaimSources.build(lexicon, [spec_entry(catalog.gpus["h100-sxm"])])
+    assert unsupported("У H100 94 ГБ памяти [1].", [0], sources)
+    assert unsupported("У H100 SXM 80 ГБ памяти [1].", [0], sources) == []
+    nvl = ClaimSources.build(lexicon, [spec_entry(catalog.gpus["h100-nvl"])])
+    assert unsupported("У H100 94 ГБ памяти [1].", [0], nvl) == []
+    # an answer re-checked from its public fields alone strips names, not this number
+    plain = Sources(phrases=name_phrases(catalog))
+    plain.add("У NVIDIA H100 SXM 80 ГБ памяти HBM3.")
+    assert ungrounded_numbers("У H100 94 ГБ памяти", plain) == ["94"]

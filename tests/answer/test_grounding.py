@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.grounding import Sources, check, numbers, ungrounded_numbers
+from assistant.answer.grounding import Sources, check, numbers, support_ratio, ungrounded_numbers
 from assistant.schema import Citation
 
 
@@ -126,3 +126,10 @@ def test_glossary_paths_in_a_draft_are_found() -> None:
 
     text = "Влезет. [1] Видеопамять (VRAM) (/glossary/vram) говорит, что веса …"
     assert glossary_paths(text) == ["/glossary/vram"]
+
+
+def test_numbers_in_words_count_as_their_figures_in_the_support_ratio() -> None:
+    sources = Sources()
+    sources.add("У NVIDIA B300 288 ГБ памяти HBM3e, пропускная способность памяти — 8 ТБ/с.")
+    spelled = "У B300 двести восемьдесят восемь гигабайт HBM3e и восемь терабайт в секунду [1]."
+    assert support_ratio(spelled, sources) >= 0.6  # «двести», «восемь», «секунду» are figures
