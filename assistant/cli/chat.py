@@ -154,3 +154,38 @@ def eval_answers(
         typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:
         render_report(report, console)
+
+
+@eval_app.command("guard")
+def eval_guard(
+    path: Annotated[Path, typer.Option("--file", help="Набор черновиков")] = Path(
+        "eval/data/guard_drafts.jsonl"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Показатели одним JSON-объектом")] = False,
+    split: Annotated[
+        SplitChoice,
+        typer.Option(help="both — dev и test рядом; dev или test — один; all — всё вместе"),
+    ] = SplitChoice.both,
+) -> None:
+    """Проверки ответа на черновиках LLM, написанных вслепую: сколько плохих пропущено и сколько
+    хороших отклонено, по классам; dev и test рядом, ошибки — только для dev."""
+    from assistant.answer.generation import EmbeddedGenerator, instruction_shingles
+    from assistant.answer.guard import Guard
+    from assistant.corpus.catalog import load_catalog
+    from assistant.corpus.glossary import load_glossary
+    from assistant.evaluation.guard import evaluate, render
+    from assistant.evaluation.rows import GuardDraftRow
+    from assistant.evaluation.sets import load
+
+    config = settings()
+    with user_errors():
+        glossary = load_glossary(config.corpus_dir)
+        catalog = load_catalog(config.corpus_dir)
+        guard = Guard(config, glossary, catalog, EmbeddedGenerator(config.prompts_dir), None)
+        rows = load(path, GuardDraftRow, split)
+        shingles = instruction_shingles(config.prompts_dir)
+        report = evaluate(rows, guard, shingles, glossary, catalog)
+    if as_json:
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
+    else:
+        typer.echo(render(report))
