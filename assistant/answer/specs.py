@@ -82,7 +82,8 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         "compute": compute_text,
         "fp4": f"{name} {fp4}.",
         "tdp": f"TDP {name} — {num(gpu.tdp_w)}{NBSP}Вт." if gpu.tdp_w else "",
-        "interconnect": f"Связь между GPU у {name}: {gpu.interconnect}.",
+        "interconnect": f"Связь между GPU у {name}: {gpu.interconnect}"
+        + ("." if gpu.nvlink else ", NVLink нет."),  # «у RTX 5090 NVLink нет» is then backed
         "form": f"{name} — GPU на архитектуре {gpu.architecture}, форм-фактор {gpu.form_factor}.",
         "offered": f"{name} есть в аренде у FullGPU."
         if gpu.offered
