@@ -30,6 +30,7 @@ from assistant.answer.compose import (
 from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
+from assistant.answer.plain import plain
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
@@ -251,7 +252,8 @@ class Answerer:
         answer = self._finish(ctx, meta)
         if scope.unknown_term and message.signals.defined_term and not message.defined:
             # «что такое DoRA — это разновидность лоры?»: LoRA is explained, DoRA is not ours
-            note = self.embedded.unknown_note(message.signals.defined_term)
+            # the term as written, echoed: plain text only (no tag, no bidi override)
+            note = plain(self.embedded.unknown_note(message.signals.defined_term))
             # refused: what was asked about has no entry (the agent page says so, not the LLM)
             update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
             return answer.model_copy(update=update)
