@@ -57,7 +57,9 @@ async def test_every_citation_has_evidence(agent: httpx.AsyncClient) -> None:
 
 async def test_calculations_carry_the_display_block(agent: httpx.AsyncClient) -> None:
     data = await ask(agent, message="поместится ли Llama 3 70B в FP8 на H100?")
-    [calc] = data["calculations"]
+    calc, *remedies = data["calculations"]  # the asked calculation first, then what would help
+    assert calc["arguments"]["precision"] == "fp8" and remedies
+    assert all(r["arguments"]["precision"] != "fp8" for r in remedies)
     assert calc["result"]["values"]["gpu"] == "h100-sxm"  # raw kept for integrations
     assert calc["display"]["title"] == "Подбор GPU" and calc["display"]["table"]["rows"]
     assert {"text": "Есть расчёт", "tone": "info"} in data["badges"]

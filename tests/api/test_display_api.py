@@ -11,7 +11,8 @@ FIT = "поместится ли Llama 3 70B в FP8 на H100?"
 
 async def test_chat_tool_calls_carry_result_and_display(client: httpx.AsyncClient) -> None:
     data = (await client.post("/v1/chat", json={"message": FIT})).json()
-    [call] = data["tool_calls"]
+    call = data["tool_calls"][0]  # the asked FP8 fit; the INT4 remedy follows it
+    assert call["arguments"]["precision"] == "fp8"
     assert call["result"]["values"]["verdict"] == "tight"  # machine-readable, unchanged
     display = call["display"]
     assert display["title"] == "Подбор GPU" and display["headline"]

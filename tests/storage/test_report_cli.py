@@ -55,7 +55,7 @@ def test_report_prints_the_consoles_gap_groups_inert(tmp_path: Path) -> None:
     assert "Как ещё спрашивали: «" in first
     assert "Слов нет в глоссарии: tpu" in text and "→ Добавить статью" in text
     gap_part = text.split("Что добавить в глоссарий")[0]  # the table after it is the old report
-    assert "\x1b" not in gap_part and "«�[31mкрасный�[0m [bold]борщ[/bold]»" in gap_part
+    assert "\x1b" not in gap_part and "«␛[31mкрасный␛[0m [bold]борщ[/bold]»" in gap_part
     body = json.loads(report(db, "--json"))
     assert [g["count"] for g in body["gaps"]] == [2, 1]
     assert body["gaps"][0]["nearest"][0]["url"].startswith("/glossary/")
