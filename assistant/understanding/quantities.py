@@ -185,7 +185,7 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         pattern = r"[\s-]*".join(re.escape(p) for p in alias.split())
         t = re.sub(rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?", GPU_MARK, t, count=1)
     m = (
-        re.search(rf"(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
+        re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
         or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
         or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
