@@ -8,9 +8,12 @@ from collections.abc import Callable
 
 import pytest
 
+from assistant.corpus.catalog import norm
 from assistant.text.tokens import tokenize
+from assistant.understanding.periods import masked
+from assistant.understanding.quantities import _named
 from assistant.understanding.signals import signals
-from tests.helpers import read
+from tests.helpers import CATALOG, read
 
 LIMIT = 2000  # ASSISTANT_MAX_MESSAGE_CHARS
 
@@ -37,10 +40,12 @@ HOSTILE = {
 }
 
 
-def cpu_ms(parse: Callable[[str], object], text: str, other: str) -> tuple[float, float]:
-    """The least CPU time of three parses of `text` and of `other`, taken in turns."""
+def cpu_ms(
+    parse: Callable[[str], object], text: str, other: str, repeats: int = 3
+) -> tuple[float, float]:
+    """The least CPU time of `repeats` parses of `text` and of `other`, taken in turns."""
     best = {text: float("inf"), other: float("inf")}
-    for _ in range(3):
+    for _ in range(repeats):
         for t in (text, other):
             start = time.thread_time()
             parse(t)
@@ -59,3 +64,31 @@ def test_a_run_of_commas_costs_the_signals_what_ordinary_text_does() -> None:
     commas = "а" + "," * (LIMIT - 2) + "а"
     hostile, ordinary = cpu_ms(lambda t: signals(t, tokenize(t)), commas, ORDINARY)
     assert hostile < 4 * ordinary, f"{hostile:.1f} ms, ordinary text {ordinary:.1f} ms"
+
+
+def growth(parse: Callable[[str], object], unit: str) -> float:
+    """CPU time of `parse` on `unit` repeated to 2 000 characters over its time on 125: ~16 for
+    work in proportion to the length, up to 256 for work that grows as its square."""
+    long = fill(unit)
+    slow, fast = cpu_ms(parse, long, long[:125], repeats=7)
+    return slow / fast
+
+
+def gpu_names(text: str) -> tuple[str, ...]:
+    return _named(f" {norm(text)} ", CATALOG.gpu_aliases)  # as extract_normalised pads them
+
+
+@pytest.mark.parametrize(
+    ("name", "parse", "unit"),
+    [
+        # every year after a preposition searched the whole text before it for «контекст …»
+        # and was checked against every date read before it (~50 × for 16 × the length)
+        ("years and dates", masked, "в 2024 "),
+        # every name found was checked against every name kept (~50 ×)
+        ("GPU names", gpu_names, "h100 a100 "),
+    ],
+)
+def test_many_mentions_cost_in_proportion_to_their_number(
+    name: str, parse: Callable[[str], object], unit: str
+) -> None:
+    assert growth(parse, unit) < 32, name
