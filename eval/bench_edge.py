@@ -18,71 +18,15 @@ from __future__ import annotations
 import argparse
 import collections
 import os
-import resource
 import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-
-ROOT = Path(__file__).resolve().parent.parent
-QUESTION = {"message": "что такое NVLink?"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def server(nofile: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    port = free_port()
-    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    env = {
-        **os.environ,
-        "ASSISTANT_DB_PATH": str(db),
-        "ASSISTANT_DATABASE_URL": "",
-        "ASSISTANT_RATE_LIMIT_PER_MINUTE": "0",
-        "ASSISTANT_LLM_BASE_URL": "",
-    }
-
-    def limit() -> None:
-        if nofile:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-
-    process = subprocess.Popen(
-        [sys.executable, "-m", "assistant", "serve", "--port", str(port), "--log-level", "error"],
-        cwd=ROOT / "eval",
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        preexec_fn=limit,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline or process.poll() is not None:
-            raise SystemExit("the server did not start")
-        time.sleep(0.2)
-    httpx.post(f"{base}/v1/chat", json=QUESTION, timeout=30)  # warm
-    try:
-        yield process, base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+from benchlib import QUESTION, server
 
 
 def open_slow(port: int, n: int) -> list[socket.socket]:

@@ -1,5 +1,6 @@
 """Helpers the benchmark scripts share: the question sets, the percentile they report, timing,
-the load on the machine while a measurement ran, the machine itself, and HNSW recall.
+the load on the machine while a measurement ran, the machine itself, HNSW recall, and a real
+`assistant serve` on a free loopback port (`with server() as (process, base): …`).
 
 The scripts run as `python eval/bench_*.py`, so this folder is on sys.path and
 `from benchlib import …` works without installing anything. Nothing heavy is imported here:
@@ -17,14 +18,21 @@ import argparse
 import json
 import os
 import platform
+import resource
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+import httpx
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +45,7 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRIEVAL = ROOT / "eval" / "data" / "retrieval.jsonl"
+QUESTION = {"message": "что такое NVLink?"}  # what a started server is warmed with
 T = TypeVar("T")
 
 
@@ -324,3 +333,52 @@ def ef_sweep(index: Any, qvecs: np.ndarray, exact10: np.ndarray, k_app: int) -> 
 
 def load_text(d: dict[str, Any]) -> str:
     return f"load {d['load1_start']:.2f}→{d['load1_end']:.2f}, others {d['others_cores']:.2f} cores"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(nofile: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    port = free_port()
+    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    env = {
+        **os.environ,
+        "ASSISTANT_DB_PATH": str(db),
+        "ASSISTANT_DATABASE_URL": "",
+        "ASSISTANT_RATE_LIMIT_PER_MINUTE": "0",
+        "ASSISTANT_LLM_BASE_URL": "",
+    }
+
+    def limit() -> None:
+        if nofile:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "assistant", "serve", "--port", str(port), "--log-level", "error"],
+        cwd=ROOT / "eval",
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=limit,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
+    httpx.post(f"{base}/v1/chat", json=QUESTION, timeout=30)  # warm
+    try:
+        yield process, base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

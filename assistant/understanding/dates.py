@@ -102,23 +102,37 @@ def _full_dates(t: str) -> list[DateMention]:
     return [d for d in found if _valid(d.day, d.month)]
 
 
-def _years(t: str, taken: list[tuple[int, int]]) -> list[DateMention]:
+def _years(t: str, covered: bytearray) -> list[DateMention]:
+    """`covered`: 1 at each character of a date already read (one byte per character, so that a
+    year is checked against all of them at once, not span by span)."""
     found = []
     for pattern, group in ((_MONTH_YEAR, 2), (_YEAR_WORD, 1), (_YEAR_AFTER_PREPOSITION, 1)):
         for m in pattern.finditer(t):
-            at = m.start(group)
-            if any(s <= at < e for s, e in taken):
+            if covered[m.start(group)]:
                 continue
-            if pattern is _YEAR_AFTER_PREPOSITION and _COUNTED_BEFORE.search(t[: m.start()]):
+            if pattern is _YEAR_AFTER_PREPOSITION and _counted_before(t, m.start()):
                 continue
             month = _month(m.group(1)) if pattern is _MONTH_YEAR else None
             found.append(DateMention(m.group(0), m.start(), int(m.group(group)), month))
-            taken.append((m.start(), m.end()))
+            covered[m.start() : m.end()] = b"\1" * (m.end() - m.start())
     return found
+
+
+def _counted_before(t: str, end: int) -> bool:
+    """_COUNTED_BEFORE in t[:end], searched from where its last word starts: a match can start
+    nowhere else, and searching all of t[:end] for every year cost many years their square."""
+    start = end
+    while start and t[start - 1].isspace():
+        start -= 1
+    while start and (t[start - 1].isalnum() or t[start - 1] == "_"):  # what \w matches
+        start -= 1
+    return _COUNTED_BEFORE.search(t, start, end) is not None
 
 
 def dates(normalised: str) -> tuple[DateMention, ...]:
     """Every date and year named, in order of appearance (each written number counted once)."""
     full = _full_dates(normalised)
-    taken = [(d.start, d.start + len(d.text)) for d in full]
-    return tuple(sorted(full + _years(normalised, taken), key=lambda d: d.start))
+    covered = bytearray(len(normalised))
+    for d in full:
+        covered[d.start : d.start + len(d.text)] = b"\1" * len(d.text)
+    return tuple(sorted(full + _years(normalised, covered), key=lambda d: d.start))

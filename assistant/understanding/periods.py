@@ -157,10 +157,16 @@ def masked(t: str, found: tuple[DateMention, ...] | None = None) -> tuple[str, P
     2023 году» is never 2 023 years and «01.01.2025» never 1,01), and the period itself."""
     p = period(t)
     spans = [p.span] if p is not None else []
+    covered = bytearray(len(t))  # 1 under every span kept: an overlap is found at once
+    for start, end in spans:
+        covered[start:end] = b"\1" * (end - start)
     for d in found if found is not None else dates(t):
         start, end = d.start, d.start + len(d.text)
-        if not any(s <= start < e or start <= s < end for s, e in spans):
+        if 1 not in covered[start:end]:
             spans.append((start, end))
-    for start, end in sorted(spans, reverse=True):
-        t = f"{t[:start]} {DATE_MARK} {t[end:]}"
-    return t, p
+            covered[start:end] = b"\1" * (end - start)
+    pieces, at = [], 0  # spans never overlap: the text between them, a mark for each
+    for start, end in sorted(spans):
+        pieces += [t[at:start], f" {DATE_MARK} "]
+        at = end
+    return "".join([*pieces, t[at:]]), p

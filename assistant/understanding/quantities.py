@@ -19,6 +19,7 @@ price is stated for a server («сервер на 8 H100 стоит …», «з�
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 from assistant.corpus.catalog import Catalog, Record, norm
@@ -145,11 +146,13 @@ def _named(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[str, .
         while at >= 0:
             spans.append((at + 1, at + 1 + len(a), item.id))
             at = padded.find(f" {a} ", at + 1)
-    kept: list[tuple[int, int, str]] = []
-    for start, end, rid in sorted(spans, key=lambda s: (s[0] - s[1], s[0])):
-        if all(end <= s or start >= e for s, e, _ in kept):
-            kept.append((start, end, rid))
-    return tuple(dict.fromkeys(rid for _, _, rid in sorted(kept)))
+    kept: list[tuple[int, int, str]] = []  # in order of start; they never overlap
+    for span in sorted(spans, key=lambda s: (s[0] - s[1], s[0])):
+        # of the names kept, only the last one starting before this one ends can overlap it
+        at = bisect_left(kept, (span[1],))
+        if not (at and kept[at - 1][1] > span[0]):
+            kept.insert(at, span)
+    return tuple(dict.fromkeys(rid for _, _, rid in kept))
 
 
 def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
@@ -185,7 +188,7 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         pattern = r"[\s-]*".join(re.escape(p) for p in alias.split())
         t = re.sub(rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?", GPU_MARK, t, count=1)
     m = (
-        re.search(rf"(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
+        re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
         or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
         or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)

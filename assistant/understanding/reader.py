@@ -26,9 +26,10 @@ from assistant.corpus.catalog import Catalog
 from assistant.text.numbers import normalise
 from assistant.text.tokens import Tokens, tokenize, words
 from assistant.understanding.dates import DateMention, dates
+from assistant.understanding.pairs import named_apart
 from assistant.understanding.pasted import pasted
 from assistant.understanding.quantities import Extraction, bare_context, extract_normalised
-from assistant.understanding.signals import DEFINED_MAX_WORDS, PAIR_CUE, Signals, signals
+from assistant.understanding.signals import DEFINED_MAX_WORDS, Signals, signals
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 # a bare Latin name («HBM», not «HBM4» or «hbm3e»): a family of entries, the general one leads
@@ -162,14 +163,7 @@ class Reader:
 
     def _paired(self, text: str) -> bool:
         """Some «или» / «чем» / «против» has one named entry before it and another after it."""
-        if self.terms is None:
-            return False
-        for cue in PAIR_CUE.finditer(text):
-            before = set(self.terms.match(text[: cue.start()]))
-            after = set(self.terms.match(text[cue.end() :]))
-            if before and after and (before | after) != before & after:
-                return True
-        return False
+        return self.terms is not None and named_apart(text, self.terms.match)
 
     def _terms(
         self,

@@ -200,6 +200,7 @@ def defined_term(text: str) -> str:
 
 # «VRAM — что это такое простыми словами?»: how to explain it, not part of the term or question
 _HOW_TO_EXPLAIN = re.compile(
+    r"(?<![\s,])"  # tried where a run of spaces and commas starts, not from each of its characters
     r"[\s,]*(?:простыми словами|по-простому|по простому|вкратце|кратко|коротко|в двух словах|"
     r"если просто|in simple terms|simply|briefly)\s*\??$"
 )
