@@ -180,7 +180,10 @@ def _job(inp: CostInput, hourly: float | None, values: dict[str, Any]) -> list[s
 
 def _assumptions(inp: CostInput, hourly: float | None, example: list[str]) -> list[str]:
     hpm = inp.hours_per_month
-    out = [f"месяц = {num(hpm)} часов (среднее число часов в месяце, как в глоссарии)", *example]
+    # the month's hours matter only when a price or a duration is turned into hours
+    used = hourly is not None or inp.duration is not None
+    month = [f"месяц = {num(hpm)} часов (среднее число часов в месяце, как в глоссарии)"]
+    out = [*(month if used else []), *example]
     if hourly is not None and inp.gpus > 1:
         scope = "за все GPU вместе" if inp.price_scope == "total" else "за один GPU"
         out.append(f"цена указана {scope}")
@@ -212,6 +215,8 @@ def compute(inp: CostInput, catalog: Catalog) -> Computation:
     unused = {"egress"} | (set() if inp.duration is not None else {"duration_unit"})
     if hourly is None or inp.gpus == 1:
         unused.add("price_scope")
+    if hourly is None and inp.duration is None:  # «спишут ли за трафик?»: no hours counted
+        unused.add("hours_per_month")
     assumed = _assumptions(inp, hourly, example)
     return Computation(formula, values, " ".join(parts), assumed, {}, frozenset(unused))
 
