@@ -90,6 +90,11 @@ def _covered(
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
+def _unknown_tool(question: Tokens, vocabulary: Vocabulary) -> bool:
+    """A Latin word the glossary never uses and that is no typo of one (OpenSM, toolkit)."""
+    return any(_latin(w) for w in vocabulary.unknown_words(question, english_guard=False))
+
+
 def _question_sure(retrieval: Retrieval) -> bool:
     """A close customer question covers the message when another leg agrees on its entry: with
     ~25 chat-register questions per entry, an off-topic chat line («придумай название для
@@ -216,6 +221,8 @@ def _decide(
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
+    if not message.log and (sig.outside or (sig.procedure and _unknown_tool(question, vocabulary))):
+        return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);
     # «что такое X» for an X no entry names is refused whatever is decided (answer/answerer.py

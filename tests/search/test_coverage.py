@@ -167,7 +167,7 @@ def test_decide_scope_follows_the_decision_it_is_given(
     """The rules cover a question naming DCGM with a close cosine and refuse a far one; a
     decision that always declines, or always covers, overrides them either way — and a covered
     question still gets its entries from the rules' ranking."""
-    text = "напишите alert rule для prometheus по метрикам dcgm-exporter"
+    text = "какие метрики dcgm отдаёт в prometheus"
     message = reader.read(text)
     always = from_json(model_json(bias=bias, embedding=[]))
     for cos in (0.95, 0.5):
@@ -194,8 +194,8 @@ def test_the_facts_say_how_much_of_the_question_the_entries_words_cover(
             seen.append(ev)
             return True
 
-    texts = (
-        "напишите alert rule для prometheus по метрикам dcgm-exporter",
+    texts = (  # not a request for a rule or a config: the signals decline those before any facts
+        "как собирать метрики dcgm-exporter в prometheus через kubernetes operator",
         "что показывает dcgm про температуру и энергопотребление gpu",
     )
     for text in texts:

@@ -63,6 +63,38 @@ def test_a_term_can_come_before_the_question(text: str, term: str) -> None:
 def test_other_vendor_prices_are_not_ours() -> None:
     assert signals("сколько стоит H100 в AWS").not_ours
     assert not signals("сколько стоит H100 в месяц").not_ours
+    # another cloud named to ask about ours is a question about the provider
+    assert not signals("в AWS нас убивает outbound, а у вас трафик платный?").not_ours
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "что лучше для обучения: Gaudi 3 от Intel или H100?",
+        "сравни Google Colab Pro и Kaggle по лимитам GPU",
+        "как писать CUDA-ядра на Triton?",
+        "напиши ds_config.json для zero-3 с offload на cpu",
+        "дай конфиг prometheus для алертов по температуре",
+        "какие флаги передавать vllm для speculative decoding?",
+        "какой rank и alpha ставить в LoRA для 8B?",
+    ],
+)
+def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
+    assert signals(text).outside
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "какие GPU у вас есть для обучения?",
+        "какую точность выбрать для инференса 70B?",
+        "напиши, сколько памяти нужно Llama 3 70B",
+        "дай расчёт стоимости 8 H100 на неделю",
+        "как поднять 70B в vllm на 4 GPU, если на одну не помещается?",
+    ],
+)
+def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
+    assert not signals(text).outside
 
 
 def test_follow_up_and_counterpart_cues() -> None:
