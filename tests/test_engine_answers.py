@@ -1,0 +1,152 @@
+"""The questions customers asked that got entry leads instead of answers (integration tier): each
+answer must state the facts a correct one needs, the main one in its first sentence. The facts
+are the catalogue's and the glossary's; the wording is free.
+
+Fast-tier twins on the hash embedder: tests/test_engine.py (fits, choices, KV cache, methods).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant.schema import Answer
+
+pytestmark = pytest.mark.slow
+
+
+def first_sentence(answer: Answer) -> str:
+    """Up to the first full stop that ends a sentence (not «3,35», not «8x7B.»)."""
+    return re.split(r"(?<=[.!?])\s+(?=[А-ЯA-Z])", answer.answer.strip(), maxsplit=1)[0]
+
+
+def cited(answer: Answer) -> list[str]:
+    return [c.slug for c in answer.citations]
+
+
+def test_memory_bandwidth_of_a_card_is_the_catalogue_figure_first(pipeline) -> None:
+    a = pipeline.answer("какая пропускная способность памяти у H100?")
+    assert not a.refused and "3,35" in first_sentence(a) and "ТБ/с" in first_sentence(a)
+    assert "gpu-h100-sxm" in cited(a)
+    assert "нет цифры" not in a.answer  # bandwidth is not generation speed
+
+
+def test_memory_of_a_card_is_stated_first_not_the_memory_types_definition(pipeline) -> None:
+    a = pipeline.answer("сколько памяти у B300?")
+    lead = first_sentence(a)
+    assert "B300" in lead and "288" in lead and "ГБ" in lead
+    assert cited(a)[0] == "gpu-b300"
+
+
+def test_two_gpus_are_compared_from_both_sheets(pipeline) -> None:
+    a = pipeline.answer("B200 или MI355X — чем отличаются, что взять?")
+    assert {"gpu-b200", "gpu-mi355x"} <= set(cited(a))
+    lead = first_sentence(a)
+    assert "180" in lead and "288" in lead  # the memory that differs, both sides
+    for fact in ("2 250", "2 500", "1 000", "1 400", "NVLink"):  # BF16 TFLOPS, TDP, link
+        assert fact.replace(" ", "\u00a0") in a.answer or fact in a.answer, fact
+
+
+def test_vllm_oom_on_one_card_gives_the_cause_with_figures_and_what_helps(pipeline) -> None:
+    a = pipeline.answer("vllm падает с out of memory на Mixtral 8x7B на одной L40S")
+    lead = first_sentence(a)
+    assert "не поместится" in lead and "48" in lead
+    assert "93,4" in a.answer  # the BF16 weights
+    assert "FP8" in a.answer or "INT4" in a.answer  # what a lower precision gives
+    assert "× L40S" in a.answer  # how many cards split it
+    assert {"quantization", "tensor-parallelism"} <= set(cited(a))
+
+
+def test_a_pasted_torch_oom_with_its_setup_gives_the_need_and_the_remedies(pipeline) -> None:
+    a = pipeline.answer(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 79.10 GiB of which 1.2 GiB is free.\n"
+        "делаю полный файнтюн llama 3 8B в bf16 на одной H100"
+    )
+    assert not a.refused and "видеопамят" in first_sentence(a)
+    assert "128" in a.answer and "не поместится" in a.answer  # full fine-tune of 8B with Adam
+    assert "LoRA" in a.answer and "ГиБ" not in a.answer  # GB like the glossary
+    assert {"lora", "zero"} <= set(cited(a)) or {"lora", "fsdp"} <= set(cited(a))
+    assert "cuda-cores" not in cited(a)
+
+
+def test_fine_tuning_13b_on_a_4090_says_what_makes_it_fit(pipeline) -> None:
+    a = pipeline.answer("Хотим дообучить 13B на одной RTX 4090 — реально?")
+    assert "208" in a.answer and "не поместится" in a.answer
+    assert "QLoRA" in a.answer and "поместится на RTX 4090" in a.answer
+    assert "qlora" in cited(a)
+
+
+def test_moe_total_not_active_parameters_decide_the_fit(pipeline) -> None:
+    a = pipeline.answer(
+        "У Mixtral активно только 13B на токен, значит влезет в одну карту на 24 ГБ?"
+    )
+    assert first_sentence(a).startswith("Нет")
+    assert "Какая точность" not in a.answer
+    assert "эксперты" in a.answer and "moe" in cited(a)
+
+
+def test_kv_cache_question_is_answered_without_asking_the_precision(pipeline) -> None:
+    a = pipeline.answer("Сколько займёт KV-кэш у Qwen3 30B-A3B при контексте 32k?")
+    lead = first_sentence(a)
+    assert "KV-кэш" in lead and "3,22" in lead and "ГБ" in lead
+    assert "Какая точность" not in a.answer
+
+
+def test_a_choice_between_two_cards_computes_both_and_names_the_one(pipeline) -> None:
+    a = pipeline.answer("Что лучше для Qwen 2.5 32B в BF16: одна L40S или RTX PRO 6000?")
+    lead = first_sentence(a)
+    assert "RTX PRO 6000" in lead and "L40S" in lead and "не поместится" in lead
+    assert "65,5" in a.answer  # the weights, in the text, not only in the table
+    assert len(a.tool_calls) >= 2
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["а исходящий трафик у вас оплачивается отдельно?", "спишут ли деньги за исходящий трафик?"],
+)
+def test_included_traffic_is_answered_first_and_not_handed_off(pipeline, question: str) -> None:
+    a = pipeline.answer(question)
+    lead = first_sentence(a)
+    assert a.route != "handoff" and not a.refused
+    assert "20" in lead and "50" in lead and "ТБ" in lead
+    assert "egress" in cited(a)
+    assert "730" not in a.answer  # no hours were counted
+
+
+def test_moe_asked_through_generation_is_answered(pipeline) -> None:
+    a = pipeline.answer(
+        "почему при генерации у Mixtral на каждый токен работает только часть параметров, "
+        "а память нужна под все?"
+    )
+    assert not a.refused and cited(a)[0] == "moe"
+    assert "эксперт" in a.answer and "памят" in a.answer
+
+
+@pytest.mark.parametrize("message", ["спасибо, всё ясно!", "добрый день, чем можете помочь?"])
+def test_small_talk_gets_a_short_human_reply(pipeline, message: str) -> None:
+    a = pipeline.answer(message)
+    assert a.route == "greeting" and not a.refused and not a.citations
+    assert len(a.answer) < 400  # no entry read out
+
+
+def test_a_fit_states_the_weights_in_its_text(pipeline) -> None:
+    a = pipeline.answer("поместится ли Llama 3 8B в BF16 на RTX 4090?")
+    assert "16,06" in a.answer and "веса" in a.answer  # not only in the table
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "сравни Google Colab Pro и Kaggle по лимитам GPU",
+        "как писать CUDA-ядра на Triton?",
+        "что лучше для обучения: Gaudi 3 от Intel или H100?",
+    ],
+)
+def test_near_domain_questions_the_glossary_does_not_answer_are_declined(
+    pipeline, question: str
+) -> None:
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found"
+    assert a.citations  # the nearest entries are offered
