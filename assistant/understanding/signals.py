@@ -31,9 +31,15 @@ _INJECTION = re.compile(
 )
 # Questions about other vendors' prices, shops, stocks, or the provider's business
 # (offices, contracts, refunds…): not in the glossary, and not ours to guess.
-_CLOUDS = re.compile(
+_CLOUD_NAMES = (
     r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
     r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner"
+)
+_CLOUDS = re.compile(_CLOUD_NAMES)
+# «сколько стоит p5.48xlarge на AWS … как у вас?»: their price is asked, whatever else is
+_THEIR_PRICE = re.compile(
+    rf"(?:сколько стоит|почём|цен[аы]|стоимост\w*|прайс)\s+(?:\S+\s+){{0,4}}?(?:в|на|у)\s+"
+    rf"(?:{_CLOUD_NAMES})"
 )
 # «в AWS нас убивает outbound — а у вас?»: another cloud named to ask about ours
 _ABOUT_US = re.compile(r"\bу (?:вас|нас)\b|\bваш\w*|fullgpu")
@@ -216,7 +222,9 @@ def signals(text: str, tokens: Tokens) -> Signals:
 
 
 def _other_cloud(t: str) -> bool:
-    return bool(_CLOUDS.search(t)) and not _ABOUT_US.search(t)
+    if not _CLOUDS.search(t):
+        return False
+    return not _ABOUT_US.search(t) or bool(_THEIR_PRICE.search(t))
 
 
 def _chat(t: str, help_asked: bool, bye: bool, praise: bool) -> str:
