@@ -127,9 +127,14 @@ def test_a_missing_or_broken_file_leaves_the_decision_to_the_rules(tmp_path: Pat
     assert isinstance(load_coverage(tmp_path, MODEL_ID, DIM), RuleCoverage)
 
 
-def test_the_committed_weights_match_the_facts_scope_gathers() -> None:
-    """A change to ScopeFacts without retraining (eval/train_scope.py) fails here, not in use."""
-    raw = json.loads((ROOT / "corpus" / WEIGHTS_FILE).read_text(encoding="utf-8"))
+def test_the_committed_weights_if_any_match_the_facts_scope_gathers() -> None:
+    """A change to ScopeFacts without retraining (eval/train_scope.py) fails here, not in use.
+    When the trainer found no candidate as good as the rules, it removed the file."""
+    path = ROOT / "corpus" / WEIGHTS_FILE
+    if not path.exists():
+        assert isinstance(load_coverage(ROOT / "corpus", MODEL_ID, DIM), RuleCoverage)
+        return
+    raw = json.loads(path.read_text(encoding="utf-8"))
     model = from_json(raw)
     assert model.embedding.size in (0, raw["dim"])
     assert 0.0 < model.threshold < 1.0
