@@ -54,6 +54,12 @@ class Vocabulary:
                 keys.add(w)
                 keys.update(deletes(w))
         self.typo_keys = frozenset(keys)
+        # long Cyrillic spellings of names («инфинибэнд»): «инфинбэнд» is that name, one letter
+        # short; a short Russian word is not guessed («борщ» is one letter from «борт»)
+        spelt = {w for e in glossary.entries for n in e.names for w in words(n) if len(w) >= 7}
+        self.name_keys = frozenset(
+            k for w in spelt if not re.search(r"[a-z]", w) for k in (w, *deletes(w))
+        )
 
     @cached_property
     def entry_text(self) -> dict[str, frozenset[str]]:
@@ -79,6 +85,11 @@ class Vocabulary:
             return False
         return word in self.typo_keys or any(d in self.typo_keys for d in deletes(word))
 
+    def _misspelt_name(self, word: str) -> bool:
+        if len(word) < 7:
+            return False
+        return word in self.name_keys or any(d in self.name_keys for d in deletes(word))
+
     def unknown_words(self, text: Tokens, *, english_guard: bool = True) -> list[str]:
         """Latin terms (TPU, SLURM) and Russian content words the glossary never uses.
 
@@ -99,7 +110,7 @@ class Vocabulary:
             if w in latin:
                 if w not in self.words and (w in spelled or not self.is_typo_of_known(w)):
                     out.append(w)
-            elif lem not in self.lemmas:
+            elif lem not in self.lemmas and not self._misspelt_name(w):
                 out.append(w)
         return out
 
