@@ -90,6 +90,14 @@ def _covered(
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
+def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary) -> bool:
+    """What no entry answers however near: another vendor's product or a recipe (signals.py), a
+    setup procedure for a tool the glossary never names, a card the catalogue does not list."""
+    if sig.outside or vocabulary.unknown_card(question):
+        return True
+    return sig.procedure and _unknown_tool(question, vocabulary)
+
+
 def _unknown_tool(question: Tokens, vocabulary: Vocabulary) -> bool:
     """A Latin word the glossary never uses and that is no typo of one (OpenSM, toolkit)."""
     return any(_latin(w) for w in vocabulary.unknown_words(question, english_guard=False))
@@ -221,7 +229,7 @@ def _decide(
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
-    if not message.log and (sig.outside or (sig.procedure and _unknown_tool(question, vocabulary))):
+    if not message.log and _outside(sig, question, vocabulary):
         return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);

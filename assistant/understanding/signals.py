@@ -65,13 +65,21 @@ _CREATIVE = re.compile(
 # nearest entries: an entry that names vLLM or DCGM does not give their flags or dashboards.
 _FOREIGN = re.compile(
     r"\btpu\w*|\bgaudi\w*|habana|trainium|inferentia|cerebras|\bgroq\b|graphcore|"
-    r"\bascend\b|huawei|colab|kaggle|paperspace|\btriton\b"
+    r"\bascend\b|huawei|colab|kaggle|paperspace|sagemaker|\btriton\b|ansible|"
+    # ML theory the glossary does not cover
+    r"scaling laws?|chinchilla|\brlhf\b|\bdpo\b|\bppo\b|\bmmlu\b|\bbpe\b|"
+    # tuning advice: hyperparameters no entry gives values for
+    r"learning rate|\bbetas?\b|weight[_ ]decay|target_modules|\bwarmup\b|lora_alpha|"
+    r"\balpha\s?=|\br\s?=\s?\d|group_size|\btop_[pk]\b|\bdropout\b|adafactor|\blion\b|"
+    r"гиперпараметр\w*|\bpcie\s?(?:gen\s?)?[67]\b|\bgen\s?[67]\b"
 )
 _RECIPE = re.compile(
     r"(?<!\w)(?:напиши\w*|написать|дай|дайте|скинь\w*|пришли\w*|сгенерируй\w*|составь\w*|"
     r"write|give me)\s+(?:[\w.\-]+\s+){0,3}?(?:[\w\-]*json|ya?ml|конфиг\w*|config\w*|ds_config\w*|"
     r"код\b|кода\b|скрипт\w*|script|alert\w*|алерт\w*|rule\w*|дашборд\w*|dashboard\w*|"
-    r"dockerfile|docker-compose|манифест\w*|helm)|"
+    r"dockerfile|docker-compose|манифест\w*|helm|playbook|плейбук\w*|"
+    r"[\w\-]+\.(?:py|sh|ya?ml|json|toml|conf|cfg)\b)|"
+    r"(?<!\w)как(?:ой|ую|ие)\s+(?:код|конфиг\w*|скрипт)\s+(?:написать|писать)\b|"
     r"(?<!\w)как(?:ие|ой|ую|им|ое)\s+(?:[\w\-]+\s+){0,3}?(?:флаг\w*|значени\w*|rank|alpha|"
     r"learning rate|lr|group size|гиперпараметр\w*)\b(?:[\s,]+[\w\-]+){0,8}?[\s,]+(?:ставить|"
     r"выставить|выставлять|передавать|указать|указывать|брать|задать|задавать|прописать)\b"
@@ -80,7 +88,10 @@ _RECIPE = re.compile(
 # (search/scope.py checks the words); «как поднять 70B в vLLM на 4 GPU» is tensor parallelism.
 _PROCEDURE = re.compile(
     r"(?<!\w)как\s+(?:\w+\s+){0,2}?(?:поднять|прикрутить|установить|поставить|обновить прошивк\w*|"
-    r"прошить|откатить|скомпилировать|задеплоить)\b"
+    r"прошить|откатить|скомпилировать|задеплоить)\b|"
+    r"(?<!\w)как(?:ие|ой|ую)\s+(?:[\w\-]+[\s,]+){0,4}?(?:выставить|выставлять|ставить|"
+    r"прописать|подкрутить|поменять)\b|"
+    r"\bпо шагам\b|\bпошагов\w*|step[- ]by[- ]step"
 )
 _GREETING = re.compile(
     r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"

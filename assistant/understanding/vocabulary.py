@@ -34,6 +34,9 @@ def _spelled_as_names(text: str) -> frozenset[str]:
     return frozenset(m.group(0).lower() for m in _MIXED_CASE.finditer(text))
 
 
+_CARD_NUMBER = re.compile(r"\b(?:rtx|gtx|rx|ртх)\s?([1-9]\d[3-9]0)\b")  # 4080, 7900; not 2025
+
+
 class Vocabulary:
     """Every word of every entry, the catalogues' model and GPU names and common tech words."""
 
@@ -84,6 +87,11 @@ class Vocabulary:
         if len(word) < 4:
             return False
         return word in self.typo_keys or any(d in self.typo_keys for d in deletes(word))
+
+    def unknown_card(self, text: Tokens) -> bool:
+        """«RTX 4080 Super»: a consumer card the catalogue has no sheet for (its number is in no
+        catalogue name), so no figure about it is ours to give."""
+        return any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded))
 
     def _misspelt_name(self, word: str) -> bool:
         if len(word) < 7:

@@ -23,6 +23,8 @@ NEAR_DOMAIN = [
     "как откатить драйвер nvidia на предыдущую версию в CentOS 7?",
     "nvidia-smi показывает ERR! в колонке Fan — что делать по шагам?",
     "как в PyTorch FSDP включить activation checkpointing, какой код написать?",
+    "сколько видеопамяти у RTX 4080 Super и хватит ли её для SDXL?",
+    "AdamW: какие betas и weight_decay ставить для файнтюна 8B?",
 ]
 
 IN_SCOPE = [

@@ -77,6 +77,10 @@ def test_other_vendor_prices_are_not_ours() -> None:
         "дай конфиг prometheus для алертов по температуре",
         "какие флаги передавать vllm для speculative decoding?",
         "какой rank и alpha ставить в LoRA для 8B?",
+        "AdamW: какие betas и weight_decay брать для файнтюна?",
+        "Chinchilla scaling laws: сколько токенов на параметр?",
+        "напиши минимальный train.py с DDP под torchrun",
+        "как в FSDP включить activation checkpointing, какой код написать?",
     ],
 )
 def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
@@ -95,6 +99,13 @@ def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
 )
 def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
     assert not signals(text).outside
+
+
+def test_a_setup_procedure_is_marked_for_scope_to_check_its_tool() -> None:
+    assert signals("как поднять opensm subnet manager на свитче?").procedure
+    assert signals("nvidia-smi показывает ERR! в колонке Fan — что делать по шагам?").procedure
+    assert signals("какие sysctl и hugepages выставить на ноде?").procedure
+    assert not signals("чем FP8 отличается от BF16?").procedure
 
 
 def test_follow_up_and_counterpart_cues() -> None:
