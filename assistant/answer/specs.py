@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant.calculators.units import NBSP, num
+from assistant.calculators.units import NBSP, bandwidth, num
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 
@@ -48,7 +48,7 @@ def _tflops(value: float | None) -> str:
 
 
 def _bandwidth(gpu: Gpu) -> str:
-    return f"{num(gpu.bandwidth_tbs)}{NBSP}ТБ/с"
+    return bandwidth(gpu.bandwidth_tbs)
 
 
 def _memory(gpu: Gpu) -> str:

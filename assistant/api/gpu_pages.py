@@ -17,7 +17,7 @@ from assistant.answer.specs import short_name
 from assistant.api.deps import CatalogDep
 from assistant.api.errors import ApiError
 from assistant.api.pages import PAGE_HEADERS
-from assistant.calculators.units import NBSP, num
+from assistant.calculators.units import NBSP, bandwidth, num
 from assistant.corpus.catalog import Gpu
 
 router = APIRouter(include_in_schema=False)
@@ -36,7 +36,7 @@ def rows(gpu: Gpu) -> list[tuple[str, str, str]]:
         ("Память", f"{num(gpu.memory_gb)}{NBSP}ГБ {gpu.memory_type}", src.get("memory_gb", "")),
         (
             "Пропускная способность памяти",
-            f"{num(gpu.bandwidth_tbs)}{NBSP}ТБ/с",
+            bandwidth(gpu.bandwidth_tbs),
             src.get("bandwidth_tbs", ""),
         ),
         ("BF16 без разреженности", _tflops(gpu.bf16_tflops), src.get("bf16_tflops", "")),

@@ -88,6 +88,14 @@ def num(x: float, digits: int | None = None) -> str:
     return text.replace(",", NBSP).replace(".", ",")
 
 
+def bandwidth(tbs: float) -> str:
+    """Memory bandwidth as its source states it: «3,35 ТБ/с», but «864 ГБ/с» and «1 792 ГБ/с»
+    (0,86 and 1,79 ТБ/с would round away a figure the datasheet and the glossary give)."""
+    if tbs >= 1 and math.isclose(tbs * 100, round(tbs * 100), abs_tol=1e-6):
+        return f"{num(tbs)}{NBSP}ТБ/с"
+    return f"{num(round(tbs * 1000))}{NBSP}ГБ/с"
+
+
 def _auto_digits(x: float) -> int:
     ax = abs(x)
     if ax == 0 or math.isclose(ax, round(ax), abs_tol=1e-9):
