@@ -69,7 +69,7 @@ def select(
         if limit is not None:
             fresh, room = False, limit  # the lead answers: the best sentences, no definition
         else:
-            room = 2 if comparison or not fresh else (3 if n == 1 else 1)
+            room = 3 if comparison else 2 if not fresh else (3 if n == 1 else 1)
         sents = pick(
             bank,
             entry,
