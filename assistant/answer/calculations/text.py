@@ -106,7 +106,7 @@ def cache_first(r: ToolResult) -> str:
     if not cache:
         return r.summary_ru
     rest = [x for x in sentences if x not in cache]
-    return " ".join([cache[0].replace("добавит ещё около", "займёт около"), *rest])
+    return " ".join([cache[0].replace(" — около", " займёт около", 1), *rest])
 
 
 def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
