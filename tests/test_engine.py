@@ -169,3 +169,9 @@ def test_readiness_reports_the_llm(make_pipeline: MakePipeline, fast_pipeline: P
     assert make_pipeline(ScriptedLLM()).ready()["llm"] == "ok"
     down = make_pipeline(ScriptedLLM().down()).ready()
     assert (down["llm"], down["generator"]) == ("down", "embedded")
+
+
+def test_how_many_cards_is_answered_with_the_count_first(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("сколько h100 нужно под llama 3.1 405b в bf16?")
+    assert a.answer.startswith("Понадобится 16 × H100 SXM")
+    assert "не поместится" in a.answer  # the one-card verdict follows with its figures

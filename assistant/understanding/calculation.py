@@ -87,6 +87,7 @@ class Plan:
     # the last runs are what would help if the first does not fit (understanding/diagnosis.py)
     remedies: int = 0
     cache_first: bool = False  # «сколько займёт KV-кэш?»: the cache is the answer, not the total
+    count_first: bool = False  # «сколько H100 нужно?»: the cards it takes are the answer
 
 
 def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | None:
@@ -393,6 +394,7 @@ def _plan(
         problem=problem,
         price_asked=price_asked,
         cache_first=cache_first,
+        count_first=tool == ToolName.gpu_fit and ex.count_asked,
     )
 
 

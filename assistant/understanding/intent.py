@@ -104,6 +104,17 @@ _WHOLE = re.compile(
 )
 
 
+# «сколько H100 нужно под 405B?», «сколько карт понадобится?»: the number of cards is the answer
+_COUNT_ASKED = re.compile(
+    rf"(?:сколько|скока|скольк\w*) (?:(?:\w+|§g§) ){{0,2}}?(?:§g§|{_CARD}|gpu|гпу|штук)\w* "
+    r"(?:\w+ )?(?:нужн\w*|надо|потребу\w*|понадоб\w*|хватит)|how many gpus"
+)
+
+
+def count_asked(t: str) -> bool:
+    return bool(_COUNT_ASKED.search(t))
+
+
 def kv_asked(t: str) -> bool:
     return bool(_KV_ASKED.search(t)) and not _WHOLE.search(t)
 

@@ -6,6 +6,7 @@ import pytest
 
 from assistant.text.numbers import normalise
 from assistant.understanding import intent
+from tests.helpers import read
 
 
 def intents(text: str) -> set[str]:
@@ -96,3 +97,9 @@ def test_a_server_is_no_card_choice_without_asking_which() -> None:
 )
 def test_no_card_choice_in_other_questions(text: str) -> None:
     assert not intent.chooses_card(normalise(text))
+
+
+def test_the_number_of_cards_asked() -> None:
+    assert read("сколько h100 нужно под llama 3.1 405b в bf16?").quantities.count_asked
+    assert read("DeepSeek V3 в fp8 — сколько H200 понадобится?").quantities.count_asked
+    assert not read("поместится ли Llama 3 70B на H100?").quantities.count_asked

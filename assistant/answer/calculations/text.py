@@ -109,6 +109,17 @@ def cache_first(r: ToolResult) -> str:
     return " ".join([cache[0].replace(" — около", " займёт около", 1), *rest])
 
 
+def count_first(r: ToolResult) -> str:
+    """«сколько H100 нужно под 405B?»: the cards it takes first — «Понадобится 16 × H100 SXM
+    (около 55–67 ГБ на GPU). На одну … не поместится: …»; one card that fits says so as is."""
+    sentences = split_sentences(r.summary_ru)
+    many = [x for x in sentences if x.startswith("С запасом хватит ")]
+    if not many:
+        return r.summary_ru
+    rest = [x for x in sentences if x not in many]
+    return " ".join([many[0].replace("С запасом хватит ", "Понадобится ", 1), *rest])
+
+
 def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     """The calculation's text; `then`: a cited sentence that follows the first result's figures
     (the MoE entry's «все эксперты должны помещаться в память GPU»)."""
@@ -122,8 +133,15 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     stated = outcome.stated
     lead = choice_lead(stated, catalog)
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
-    if outcome.plan.cache_first and stated:  # «сколько займёт KV-кэш?»: the cache first
-        stated = (stated[0].model_copy(update={"summary_ru": cache_first(stated[0])}), *stated[1:])
+    first = (
+        cache_first  # «сколько займёт KV-кэш?»: the cache first
+        if outcome.plan.cache_first
+        else count_first  # «сколько H100 нужно?»: the cards first
+        if outcome.plan.count_first
+        else None
+    )
+    if first is not None and stated:
+        stated = (stated[0].model_copy(update={"summary_ru": first(stated[0])}), *stated[1:])
     texts = [
         result_text(r, read if i == 0 else None, fix if i == 0 else "")
         for i, r in enumerate(stated)
