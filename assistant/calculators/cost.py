@@ -158,7 +158,9 @@ def _duration_text(inp: CostInput) -> str:
     return f"{num(d)}{NBSP}{word}"
 
 
-def _job(inp: CostInput, hourly: float | None, values: dict[str, Any]) -> list[str]:
+def _job(
+    inp: CostInput, hourly: float | None, values: dict[str, Any], example: bool = False
+) -> list[str]:
     """GPU-hours of the job (and its cost at `hourly`): sentences; figures go into `values`."""
     hours = inp.hours()
     gpu_hours = inp.gpus * hours
@@ -167,21 +169,22 @@ def _job(inp: CostInput, hourly: float | None, values: dict[str, Any]) -> list[s
     if inp.duration_unit != "hours":
         span += f" = {num(hours)}{NBSP}ч"
     gh = f"{num(gpu_hours)}{NBSP}{plural(gpu_hours, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
-    parts = [f"{inp.gpus} GPU × {span} = {gh}."]
-    if hourly is not None:
-        cost = gpu_hours * hourly
-        values["job_cost"] = sig(cost)
-        parts.append(
-            f"По {usd(hourly)} за GPU-час это обойдётся примерно в {usd(cost)} "
-            f"({gh} × {usd(hourly)})."
-        )
-    return parts
+    if hourly is None:
+        return [f"{inp.gpus} GPU × {span} = {gh}."]
+    cost = gpu_hours * hourly
+    values["job_cost"] = sig(cost)
+    # the total is what «сколько заплачу?» asks: first, with the hours it comes from
+    at = "По цене из примера глоссария аренда" if example else "Аренда"
+    return [
+        f"{at} обойдётся примерно в {usd(cost)}: {inp.gpus} GPU × {span} = {gh} "
+        f"по {usd(hourly)} за GPU-час."
+    ]
 
 
 def _assumptions(inp: CostInput, hourly: float | None, example: list[str]) -> list[str]:
     hpm = inp.hours_per_month
     # the month's hours matter only when a price or a duration is turned into hours
-    used = hourly is not None or inp.duration is not None
+    used = hourly is not None or inp.duration_unit in ("months", "years")
     month = [f"месяц = {num(hpm)} часов (среднее число часов в месяце, как в глоссарии)"]
     out = [*(month if used else []), *example]
     if hourly is not None and inp.gpus > 1:
@@ -200,8 +203,8 @@ def compute(inp: CostInput, catalog: Catalog) -> Computation:
     if hourly is not None:
         values["price_per_gpu_hour"] = sig(hourly)
         values["price_per_gpu_month"] = sig(hourly * hpm)
-    if inp.duration is not None:
-        parts += _job(inp, hourly, values)
+    if inp.duration is not None:  # the job's total first, then the price it is counted at
+        parts = [*_job(inp, hourly, values, example=bool(example)), *parts]
     values["egress_tb_included"] = egress_tb(inp.gpus, catalog.prices)
     values["egress_fee"] = 0
     if inp.egress or not parts:
@@ -215,8 +218,8 @@ def compute(inp: CostInput, catalog: Catalog) -> Computation:
     unused = {"egress"} | (set() if inp.duration is not None else {"duration_unit"})
     if hourly is None or inp.gpus == 1:
         unused.add("price_scope")
-    if hourly is None and inp.duration is None:  # «спишут ли за трафик?»: no hours counted
-        unused.add("hours_per_month")
+    if hourly is None and inp.duration_unit not in ("months", "years"):  # no month turned into
+        unused.add("hours_per_month")  # hours: «спишут ли за трафик?», «GPU-часы за 3 дня»
     assumed = _assumptions(inp, hourly, example)
     return Computation(formula, values, " ".join(parts), assumed, {}, frozenset(unused))
 

@@ -234,3 +234,11 @@ def test_calculators_read_the_corpus_they_are_given(tmp_path: Path) -> None:
     assert other.run("gpu_fit", args).values["gpu_memory_gb"] == 100
     assert TOOLBOX.run("gpu_fit", args).values["gpu_memory_gb"] == 141  # one corpus per toolbox
     assert "H200 (100" in other.solve("поместится ли 70B в FP8 на H200").answer_ru
+
+
+def test_a_rental_states_its_total_first_and_says_an_example_price_is_one() -> None:
+    args = {"gpu": "h100-sxm", "gpus": 8, "duration": 1, "duration_unit": "weeks"}
+    r = TOOLBOX.run("gpu_cost", args)
+    first = r.summary_ru.split(". ")[0]
+    assert first.startswith("По цене из примера глоссария аренда обойдётся примерно в 4")
+    assert "1\u00a0344" in first  # the GPU-hours it is counted from
