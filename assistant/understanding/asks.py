@@ -53,7 +53,10 @@ _PROVIDER = re.compile(
     r"можно (?:ли )?(?:взять|арендовать|снять|получить|подключить)|"
     # a part of a card to rent: «пол-карты», «половину GPU», «кусок видеокарты»
     r"пол[- ]?карт\w*|пол ?gpu|половин\w* (?:карт|gpu|гпу|видеокарт)\w*|"
-    r"(?:часть|кусок|долю) (?:карт|gpu|гпу|видеокарт)\w*)"
+    r"(?:часть|кусок|долю) (?:карт|gpu|гпу|видеокарт)\w*|"
+    # the customer's own rented card or server: «на моей гпушке будут чужие задачи?»
+    r"(?:мо[йяеюё]|моей|моего|моих|мою|моём|моем) (?:\w+ )?(?:гпу\w*|gpu|карт\w*|видеокарт\w*|"
+    r"сервер\w*|инстанс\w*|машин\w*))"
 )
 _ERROR_LOG = re.compile(
     r"traceback|outofmemoryerror|out of memory|\boom\b|cuda error|runtimeerror|valueerror|"
@@ -91,7 +94,7 @@ _WHY = re.compile(
 
 # a question answered by yes or no («можно ли…», «есть ли…», «делите ли…»), not «сколько…»
 _YES_NO = re.compile(
-    r"(?<![\w])(?:ли|можно|нельзя|есть|бывает|берете|берёте|делите|даете|даёте|включен\w*|"
+    r"(?<![\w])(?:ли|можно|нельзя|есть|бывает|будет|будут|берете|берёте|делите|даете|даёте|включен\w*|"
     r"поддержива\w*|предоставля\w*|will|can|do|does|is|are)(?![\w])"
 )
 _WH = re.compile(
@@ -155,6 +158,9 @@ def _named(message: ParsedMessage) -> int:
 
 
 def _yes_no(folded: str) -> bool:
+    """Read in the first question of the message: «а можно пол-карты подешевле? нам столько
+    памяти не надо» asks yes or no, whatever the reason after it negates."""
+    folded = folded.split("?", 1)[0]
     return (
         bool(_YES_NO.search(folded))
         and not _WH.search(folded)
