@@ -150,3 +150,17 @@ def test_near_domain_questions_the_glossary_does_not_answer_are_declined(
     a = pipeline.answer(question)
     assert a.refused and a.route == "not_found"
     assert a.citations  # the nearest entries are offered
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        ("а можно пол-карты подешевле? нам столько памяти не надо", "не делит"),
+        ("на моей гпушке будут крутиться чужие задачи, пока она простаивает?", "только ваши"),
+    ],
+)
+def test_a_provider_question_opens_with_no_from_fullgpus_own_sentence(
+    pipeline, question: str, says: str
+) -> None:
+    lead = first_sentence(pipeline.answer(question)).replace("\u00a0", " ")
+    assert lead.startswith("Нет: FullGPU") and says in lead

@@ -52,6 +52,9 @@ class SentenceBank:
             if len(ids) == len(sents):  # else: index built with other chunking → lexical only
                 self.vectors[entry.slug] = np.vstack([index.vectors.reconstruct(i) for i in ids])
 
+    def has(self, entry: Entry) -> bool:
+        return entry.slug in self.sentences
+
     def scores(self, entry: Entry, query_vec: np.ndarray, query: str) -> list[tuple[str, float]]:
         sents = self.sentences[entry.slug]
         dense = (

@@ -52,19 +52,37 @@ def provider_lead(
     """The provider's own sentence that best answers the question, from one of the best
     entries; «Да: » or «Нет: » before it when the question is a plain yes/no one."""
     best: tuple[float, Entry, str] | None = None
-    for rank, hit in enumerate(retrieval.hits[:PROVIDER_HITS]):
-        entry = entries.get(hit.slug)
-        if entry is None:
+    ranked = [h.slug for h in retrieval.hits[:PROVIDER_HITS]]
+    # every entry may speak for the provider («а можно пол-карты подешевле?» finds GDDR7 and
+    # VRAM, FullGPU's «не делит GPU» is in vGPU's); one the search did not rank comes last
+    order = [*ranked, *(slug for slug in entries if slug not in ranked)]
+    for rank, slug in enumerate(order):
+        entry = entries.get(slug)
+        if entry is None or not bank.has(entry):  # a GPU's sheet has no sentences to rank
             continue
-        for sentence, score in bank.scores(entry, retrieval.vector, question):
-            score -= RANK_PENALTY * rank  # the search's order counts: the best entry speaks
-            if _PROVIDER.search(sentence) and (best is None or score > best[0]):
+        for sentence, score in _statements(bank.scores(entry, retrieval.vector, question)):
+            score -= RANK_PENALTY * min(rank, PROVIDER_HITS)  # the best entry speaks first
+            if best is None or score > best[0]:
                 best = (score, entry, sentence)
     if best is None:
         return None
     _, entry, sentence = best
     prefix = yes_or_no(sentence, question, reading)
     return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
+
+
+def _statements(scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The provider's sentences of an entry, and the one right after each that goes on about
+    it («FullGPU применяет защиту от DDoS … Такая защита дополняет файрвол …»)."""
+    out = []
+    for i, (sentence, score) in enumerate(scored):
+        after = i > 0 and bool(_PROVIDER.search(scored[i - 1][0])) and _GOES_ON.match(sentence)
+        if _PROVIDER.search(sentence) or after:
+            out.append((sentence, score))
+    return out
+
+
+_GOES_ON = re.compile(r"(?:Такая|Такой|Такое|Такие|Эта|Этот|Это|Эти|Она|Он|Оно|Они)\s")
 
 
 def yes_or_no(sentence: str, question: str, reading: Reading) -> str:
