@@ -274,6 +274,16 @@ class Answerer:
             return evidence.answering(
                 self.bank, self.entries, top, searched.retrieval, question, switch=LEAD_SWITCH
             )
+        if ask is Ask.error_log:  # what the pasted error is about, not a definition
+            return evidence.answering(
+                self.bank,
+                self.entries,
+                slugs[:3],
+                searched.retrieval,
+                question,
+                switch=LEAD_SWITCH,
+                past_definition=True,
+            )
         if route == "comparison" or ask is Ask.term_comparison:
             return evidence.answering(
                 self.bank,

@@ -92,16 +92,18 @@ def answering(
     *,
     mentioning_other: bool = False,
     switch: float = 0.0,
+    past_definition: bool = False,
 ) -> tuple[str, str] | None:
     """(slug, sentence): the sentence of these entries that answers the question best — the
     fact a fact question asks, not an entry's first line; for a comparison, one that names the
-    other entry (the main difference). None when no sentence qualifies."""
+    other entry (the main difference); `past_definition`: not an entry's first sentence (a
+    problem's cause is what the entry goes on to say). None when no sentence qualifies."""
     best: tuple[float, str, str] | None = None
     for rank, slug in enumerate(slugs):
         entry = entries[slug]
         others = [n.lower() for s in slugs if s != slug for n in entries[s].names if len(n) >= 3]
-        for sentence, score in bank.scores(entry, retrieval.vector, question):
-            if is_reference(sentence, entry):
+        for i, (sentence, score) in enumerate(bank.scores(entry, retrieval.vector, question)):
+            if is_reference(sentence, entry) or (past_definition and i == 0):
                 continue
             if mentioning_other and not any(_names(sentence.lower(), n) for n in others):
                 continue
