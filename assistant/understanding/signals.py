@@ -94,16 +94,28 @@ _PROCEDURE = re.compile(
     r"\bпо шагам\b|\bпошагов\w*|step[- ]by[- ]step"
 )
 _GREETING = re.compile(
-    r"^(?:привет\w*|здравств\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
-    r"доброго времени суток|приветики)\b"
+    r"^(?:привет\w*|здравств\w*|здрас\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
+    r"доброго времени суток|приветики|алло|good (?:morning|afternoon|evening))\b"
 )
 _HELP = re.compile(
     r"что (?:ты |вы )?(?:вообще )?(?:умеешь|умеете|можешь|можете)|(?:ты|вы) что (?:вообще )?"
     r"(?:умеешь|умеете|можешь|можете)|(?:с )?чем (?:ты |вы )?(?:можешь |можете )?помочь|"
-    r"кто ты|ты кто|помощь|help|"
-    r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь"
+    r"кто ты|ты кто|(?<!за )помощь|help|"
+    r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь|what can you do|who are you"
 )
-_THANKS = re.compile(r"^(?:спасибо|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b")
+# is anyone there, who answers — the whole message: «вы тут?», «ты бот?», «можно вопрос?»
+# («у меня вопрос по H100 …» goes on to ask it)
+_PRESENCE = re.compile(
+    r"(?:а |подскажите,? )?(?:(?:ты|вы) (?:бот|робот|человек|тут|здесь)|"
+    r"ты человек или (?:бот|робот)|есть кто\w*(?: живой| тут| здесь)?|можно (?:задать )?вопрос|"
+    r"у меня (?:есть )?(?:вопрос|пара вопросов)|помогите,? (?:пожалуйста|плиз)?|"
+    r"чем (?:вы )?занимаетесь|как (?:дела|жизнь|поживаешь)|how are you|are you (?:a )?bot)"
+)
+_THANKS = re.compile(
+    r"^(?:спасиб\w*|пасиб\w*|благодарю|спс|thanks|thank you|ок|окей|понятно|ясно)\b"
+)
+# thanks after a word of praise: «огонь, спасибо», «класс, благодарю»
+_THANKS_WORD = re.compile(r"\b(?:спасиб\w*|пасиб\w*|благодарю|спс|thanks|thank you)\b")
 # a goodbye or praise with nothing else asked: «ладно, пока», «хорошего вечера!», «вы лучшие»
 _BYE = re.compile(
     r"^(?:(?:ну |ладно,? |ок,? |всё,? )?(?:пока\w*|до свидания|до встречи|всего доброго|"
@@ -117,7 +129,8 @@ CHATS = ("hello", "help", "thanks", "praise", "bye")
 # what may follow thanks or a greeting and still ask nothing: «спасибо, всё ясно!»
 _ACK = frozenset(
     "все всё ясно понятно понял поняла разобрался разобралась ок окей хорошо отлично супер "
-    "выручили помогли помог очень большое огромное вам тебе".split()
+    "выручили помогли помог очень большое огромное вам тебе вы ты за помощь ответ ответы "
+    "огонь класс круто супер a lot so much much".split()
 )
 _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
@@ -203,12 +216,12 @@ def signals(text: str, tokens: Tokens) -> Signals:
     """`tokens` is tokenize(text): the folded text and its words are not computed again."""
     t = tokens.folded
     n_words = len(tokens.words)
-    rest = _GREETING.sub("", _THANKS.sub("", t)).strip(" ,!.")
+    rest = _THANKS_WORD.sub("", _GREETING.sub("", _THANKS.sub("", t))).strip(" ,!.")
     acknowledged = all(w in _ACK for w in words(rest))
-    small_talk = bool(_GREETING.match(t) or _THANKS.match(t)) and (
-        len(words(rest)) <= 1 or acknowledged
-    )
+    opened = _GREETING.match(t) or _THANKS.match(t) or (_THANKS_WORD.search(t) and n_words <= 6)
+    small_talk = bool(opened) and (len(words(rest)) <= 1 or acknowledged)
     help_asked = bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    help_asked = help_asked or bool(_PRESENCE.fullmatch(rest.strip(" ,!?.")))
     bye = bool(_BYE.match(t)) and len(words(t)) <= 5
     praise = bool(_PRAISE.search(t)) and len(words(t)) <= 6 and not _DOMAIN.search(t)
     greeting = small_talk or help_asked or bye or praise
@@ -241,7 +254,7 @@ def _other_cloud(t: str) -> bool:
 def _chat(t: str, help_asked: bool, bye: bool, praise: bool) -> str:
     if bye:
         return "bye"
-    if _THANKS.match(t) and not help_asked:
+    if (_THANKS.match(t) or _THANKS_WORD.search(t)) and not help_asked:
         return "praise" if praise else "thanks"
     if praise:
         return "praise"

@@ -156,3 +156,36 @@ def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
     take = TOOLBOX.solve(read("Хотим Llama 2 13B, FP16. Что лучше взять — L40S или H100?"), {})
     assert take.is_numeric and take.arguments["gpu"] == "l40s"
     assert not TOOLBOX.solve(read("что лучше: HBM или GDDR7?"), {}).is_numeric
+
+
+@pytest.mark.parametrize(
+    ("text", "chat"),
+    [
+        ("огонь, спасибо", "thanks"),
+        ("понял, спасибо большое за помощь", "thanks"),  # «за помощь» thanks, asks no help
+        ("thanks a lot", "thanks"),
+        ("пасиб", "thanks"),
+        ("здрасте", "hello"),
+        ("good morning", "hello"),
+        ("привет! как дела?", "hello"),
+        ("добрый вечер! вы тут?", "hello"),
+        ("а ты человек или робот?", "help"),
+        ("можно вопрос?", "help"),
+        ("помогите пожалуйста", "help"),
+    ],
+)
+def test_small_talk_is_recognised(text: str, chat: str) -> None:
+    s = signals(text)
+    assert s.greeting and s.chat == chat
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "помогите выбрать GPU для 70B",
+        "у меня вопрос по H100: сколько памяти?",
+        "спасибо, а сколько стоит H100 в месяц?",
+    ],
+)
+def test_a_question_after_small_talk_is_a_question(text: str) -> None:
+    assert not signals(text).greeting
