@@ -23,7 +23,7 @@ from assistant.calculators import memory
 from assistant.calculators.base import Computation, Tool
 from assistant.calculators.fields import MAX_GPUS, GpuName
 from assistant.calculators.memory import InferenceInput
-from assistant.calculators.units import NBSP, gb_text, num, sig, to_gb
+from assistant.calculators.units import NBSP, exact_gb_text, gb_text, num, sig, to_gb
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.errors import ToolInputError
 
@@ -107,7 +107,7 @@ def _what(inp: FitInput, bd: memory.Breakdown) -> str:
     """«веса 65,52 ГБ (32,76 млрд параметров в BF16), KV-кэш 1,07 ГБ и запас 10–30 %»: the
     weights in the text, not only in the table (screen readers, previews and copies read it)."""
     s = (
-        f"веса {gb_text(to_gb(bd.weights_b))} "
+        f"веса {exact_gb_text(to_gb(bd.weights_b))} "
         f"({memory.params_text(bd.params_b)} в {inp.precision.upper()})"
     )
     if bd.kv is not None:

@@ -30,6 +30,7 @@ from assistant.calculators.units import (
     NBSP,
     PRECISION_LABEL,
     bytes_per_value,
+    exact_gb_text,
     gb_text,
     num,
     plural,
@@ -178,7 +179,8 @@ def breakdown(inp: InferenceInput, catalog: Catalog) -> Breakdown:
 def params_text(params_b: float) -> str:
     if params_b < 1:
         return f"{num(params_b * 1000)}{NBSP}млн параметров"
-    return f"{num(params_b)}{NBSP}млрд параметров"
+    digits = 1 if params_b >= 100 and not math.isclose(params_b, round(params_b)) else None
+    return f"{num(params_b, digits)}{NBSP}млрд параметров"  # 140,6, not 141
 
 
 def bytes_text(b: float) -> str:
@@ -230,7 +232,7 @@ def describe(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> tuple[str,
     # the total first, as the fit says it: «сколько памяти нужно» asks the total, and the
     # weights stand next to it for the question that asks only them
     weights = (
-        f"веса {gb_text(to_gb(bd.weights_b, g), g)} ({params_text(bd.params_b)} × "
+        f"веса {exact_gb_text(to_gb(bd.weights_b, g), g)} ({params_text(bd.params_b)} × "
         f"{bytes_text(bd.bytes_per_param)}, {label})"
     )
     need = f"Для {who.removesuffix(', ')} нужно" if who else "Нужно"

@@ -114,6 +114,14 @@ def gb_text(value_gb: float, gib: bool = False) -> str:
     return f"{num(value_gb)}{NBSP}{unit(gib)}"
 
 
+def exact_gb_text(value_gb: float, gib: bool = False) -> str:
+    """Weights as the catalogue's parameters give them: «140,6 ГБ» for Mixtral 8x22B in FP8,
+    where gb_text rounds to «141 ГБ» — the H200's whole memory."""
+    if value_gb >= 100 and not math.isclose(value_gb, round(value_gb), abs_tol=0.05):
+        return f"{num(value_gb, 1)}{NBSP}{unit(gib)}"
+    return gb_text(value_gb, gib)
+
+
 def usd(x: float, cents: bool = True) -> str:
     """«2 190 $», «3,00 $» (cents=True for small sums, whole dollars from 1 000)."""
     digits = 2 if cents and abs(x) < 1000 else 0
