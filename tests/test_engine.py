@@ -175,3 +175,10 @@ def test_how_many_cards_is_answered_with_the_count_first(fast_pipeline: Pipeline
     a = fast_pipeline.answer("сколько h100 нужно под llama 3.1 405b в bf16?")
     assert a.answer.startswith("Понадобится 16 × H100 SXM")
     assert "не поместится" in a.answer  # the one-card verdict follows with its figures
+
+
+def test_a_precision_choice_on_a_card_says_whether_it_computes_fp4(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Qwen3 32B на 5090: fp8 или fp4?")
+    assert a.answer.startswith("Подойдёт FP4") and "поддерживает FP4 аппаратно" in a.answer
+    hopper = fast_pipeline.answer("Llama 3 70B на H100: fp8 или fp4?")
+    assert "Аппаратной поддержки FP4 у NVIDIA H100 SXM нет" in hopper.answer

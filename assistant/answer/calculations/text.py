@@ -169,7 +169,21 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
     if not good:
         return "Ни один вариант не подходит с запасом: " + "; ".join(rest) + "."
     head = ("Подойдёт " if len(good) == 1 else "Подойдут ") + " и ".join(good)
-    return head + ("; " + "; ".join(rest) if rest else "") + "."
+    return head + ("; " + "; ".join(rest) if rest else "") + "." + _fp4_note(results, catalog)
+
+
+def _fp4_note(results: Sequence[ToolResult], catalog: Catalog) -> str:
+    """«FP8 или FP4?» on a named card: whether the card computes in FP4 itself, from its sheet
+    (the FP4 entry: Blackwell and MI355X do, Hopper does not)."""
+    precisions = {str(r.inputs.get("precision")) for r in results}
+    cards = {str(r.inputs.get("gpu")) for r in results} & set(catalog.gpus)
+    if "fp4" not in precisions or len(precisions) < 2 or len(cards) != 1:
+        return ""
+    gpu = catalog.gpus[cards.pop()]
+    name = gpu.name.split(" (")[0]
+    if gpu.fp4_support:
+        return f" {name} поддерживает FP4 аппаратно ({gpu.architecture})."
+    return f" Аппаратной поддержки FP4 у {name} нет ({gpu.architecture})."
 
 
 def _verdict(r: ToolResult) -> str:
