@@ -2,6 +2,7 @@
 
     python eval/bench_llm_answers.py --base-url http://127.0.0.1:8011/v1 [-n 40] [--out DIR]
     python eval/bench_llm_answers.py --replay test-output/instruct/drafts.jsonl --out DIR
+    python eval/bench_llm_answers.py --base-url … --nuggets 2   # what the answers say, LLM path
 
 Runs ~40 `split: dev` questions — term (direct, paraphrase, colloquial, mixed), comparison and
 numeric (complete parameters) — through the full engine with the LLM enabled, one at a time,
@@ -10,6 +11,11 @@ delivered from the LLM, the fallback reasons (codes), the latency per answer (me
 the machine's 1-minute load average while it ran. Every draft, its verdict and the delivered
 answer go to DIR/drafts.jsonl (default test-output/instruct) so a person can judge whether the
 accepted ones are correct. `scripts/vllm/instruct.sh` starts the instruct model and runs this.
+
+`--nuggets K` asks instead the first K rows of every kind of eval/data/nuggets.jsonl in each split
+(dev and test) and scores the delivered answers as `assistant eval answers` scores the embedded
+ones: complete answers, nugget recall and lead per kind, dev and test side by side, test as
+aggregates only.
 """
 
 from __future__ import annotations
@@ -56,6 +62,33 @@ def pick_questions(n: int, split: str = "dev") -> list[dict[str, Any]]:
         rows = [r for r in complete if r["expect"].get("tool") == tool][:count]
         out += [{"id": r["id"], "kind": "numeric", "question": r["question"]} for r in rows]
     return out if n >= len(out) else _spread(out, n)
+
+
+def pick_nuggets(k: int) -> list[dict[str, Any]]:
+    """The first k rows of each kind in each split, in file order (dev first)."""
+    rows = [json.loads(line) for line in (ROOT / "eval/data/nuggets.jsonl").open() if line.strip()]
+    out: list[dict[str, Any]] = []
+    for split in ("dev", "test"):
+        for kind in sorted({r["kind"] for r in rows}):
+            same = [r for r in rows if r["split"] == split and r["kind"] == kind][:k]
+            out += [{"id": r["id"], "kind": kind, "question": r["question"]} for r in same]
+    return out
+
+
+def nugget_figures(rows: list[dict[str, Any]], answers: list[Any]) -> dict[str, Any]:
+    """Per kind and split: rows, complete, recall, lead — of the answers delivered."""
+    from assistant.evaluation.nuggets import evaluate
+    from assistant.evaluation.rows import NuggetRow
+
+    by_id = {
+        r["id"]: NuggetRow.model_validate(r)
+        for r in (json.loads(x) for x in (ROOT / "eval/data/nuggets.jsonl").open() if x.strip())
+    }
+    report = evaluate([by_id[r["id"]] for r in rows], answers)
+    return {
+        split: {kind: f.as_dict() for kind, f in kinds.items()}
+        for split, kinds in report.figures.items()
+    }
 
 
 def _rows(path: Path, split: str) -> list[dict[str, Any]]:
@@ -151,8 +184,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     saved = _saved(args.replay)
     if not saved:
         pipeline.answer(WARMUP)  # untimed: loads the model's prefix cache and our index
-    rows, loads = [], [os.getloadavg()[0]]
-    for item in pick_questions(args.questions, args.split):
+    rows, loads, answers = [], [os.getloadavg()[0]], []
+    if args.nuggets:
+        items = pick_nuggets(args.nuggets)
+    else:
+        items = pick_questions(args.questions, args.split)
+    for item in items:
         llm.drafts, rejections.items = [], []
         if isinstance(llm, ReplayGenerator):
             llm.queue = list(saved.get(item["id"], []))
@@ -161,13 +198,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         seconds = _since(start)
         loads.append(os.getloadavg()[0])
         rows.append(_row(item, answer, seconds, llm.drafts, rejections.items))
+        answers.append(answer)
         print(f"{item['id']:>5} {seconds:6.1f} s  {answer.generator:8} {item['question'][:60]}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with (out / "drafts.jsonl").open("w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return summary(rows, loads)
+    result = summary(rows, loads)
+    if args.nuggets:
+        result["nuggets"] = nugget_figures(rows, answers)
+    return result
 
 
 def _saved(path: str | None) -> dict[str, list[dict[str, Any]]]:
@@ -206,7 +247,7 @@ def summary(rows: list[dict[str, Any]], loads: list[float]) -> dict[str, Any]:
     seconds = [r["seconds"] for r in rows]
     by_kind = {
         kind: f"{sum(r['generator'] != 'embedded' for r in group)}/{len(group)}"
-        for kind in ("term", "comparison", "numeric")
+        for kind in sorted({r["kind"] for r in rows})
         if (group := [r for r in rows if r["kind"] == kind])
     }
     return {
@@ -241,6 +282,9 @@ def main() -> int:
     parser.add_argument("--api-key", default=os.environ.get("ASSISTANT_LLM_API_KEY", ""))
     parser.add_argument("-n", "--questions", type=int, default=40)
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
+    parser.add_argument(
+        "--nuggets", type=int, default=0, help="the first K nugget rows of each kind and split"
+    )
     parser.add_argument("--max-tokens", type=int, default=300)
     parser.add_argument("--timeout", type=float, default=180.0, help="LLM budget per answer, s")
     parser.add_argument("--out", default=str(ROOT / "test-output" / "instruct"))
