@@ -164,3 +164,9 @@ def test_a_provider_question_opens_with_no_from_fullgpus_own_sentence(
 ) -> None:
     lead = first_sentence(pipeline.answer(question)).replace("\u00a0", " ")
     assert lead.startswith("Нет: FullGPU") and says in lead
+
+
+def test_a_figure_the_sheet_lacks_is_said_to_be_missing_not_replaced(pipeline) -> None:
+    a = pipeline.answer("какой TDP у B300 на одну карту?")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert lead.startswith("TDP NVIDIA B300") and "не указан" in lead

@@ -81,7 +81,10 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         "bandwidth": f"Пропускная способность памяти {name} — {_bandwidth(gpu)} ({_memory(gpu)}).",
         "compute": compute_text,
         "fp4": f"{name} {fp4}.",
-        "tdp": f"TDP {name} — {num(gpu.tdp_w)}{NBSP}Вт." if gpu.tdp_w else "",
+        # «какой TDP у B300?»: the sheet has none, and saying so beats its memory
+        "tdp": f"TDP {name} — {num(gpu.tdp_w)}{NBSP}Вт."
+        if gpu.tdp_w
+        else f"TDP {name} в каталоге FullGPU не указан.",
         "interconnect": f"Связь между GPU у {name}: {gpu.interconnect}"
         + ("." if gpu.nvlink else ", NVLink нет."),  # «у RTX 5090 NVLink нет» is then backed
         "form": f"{name} — GPU на архитектуре {gpu.architecture}, форм-фактор {gpu.form_factor}.",
