@@ -60,17 +60,16 @@ def _chosen(first: ToolResult, extra: Sequence[ToolResult]) -> list[ToolResult]:
 def cause(first: ToolResult) -> str:
     """The customer's own setup as the calculator states it, after the diagnosis when it does
     not fit; weights that fill most of the card leave the KV cache no room («No available
-    memory for the cache blocks»), and that is said too."""
+    memory for the cache blocks»): that is the cause, so it is said first."""
     v, gib = first.values, bool(first.inputs.get("gib"))
     text = first.summary_ru  # gpu_fit opens with the verdict: «На одну H100 не поместится: …»
     if first.tool == "vram_training" and v.get("fits") is False:  # training opens with the need
         text = f"{_SHORT}: {text[0].lower()}{text[1:]}"
-    out = [text]
     weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))
-    if memory and _MOSTLY <= weights / memory < 1:
+    if memory and _MOSTLY <= weights / memory < 1:  # the cause itself, before its figures
         share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
-        out.append(f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места.")
-    return " ".join(x for x in out if x)
+        return f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места. {text}"
+    return text
 
 
 def _float(value: object) -> float:
