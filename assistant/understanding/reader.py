@@ -26,6 +26,7 @@ from assistant.corpus.catalog import Catalog
 from assistant.text.numbers import normalise
 from assistant.text.tokens import Tokens, tokenize, words
 from assistant.understanding.dates import DateMention, dates
+from assistant.understanding.failures import Failure, failure
 from assistant.understanding.pairs import named_apart
 from assistant.understanding.pasted import pasted
 from assistant.understanding.quantities import Extraction, bare_context, extract_normalised
@@ -77,6 +78,7 @@ class ParsedMessage:
     # «это с разреженностью 2:4 или без?» it stands between something else
     paired: bool = False
     log: str = ""  # the lines of a pasted log or traceback (pasted.py); quantities skip them
+    failure: Failure | None = None  # what the log says went wrong, when an entry explains it
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -159,6 +161,7 @@ class Reader:
             defined=MappingProxyType(defined),
             paired=sig.weak_comparison and len(terms) >= 2 and self._paired(text),
             log=split.log,
+            failure=failure(split.log, text),
         )
 
     def _paired(self, text: str) -> bool:
