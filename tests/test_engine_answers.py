@@ -170,3 +170,16 @@ def test_a_figure_the_sheet_lacks_is_said_to_be_missing_not_replaced(pipeline) -
     a = pipeline.answer("какой TDP у B300 на одну карту?")
     lead = first_sentence(a).replace("\u00a0", " ")
     assert lead.startswith("TDP NVIDIA B300") and "не указан" in lead
+
+
+def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
+    a = pipeline.answer(
+        "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"
+        "[rank12]:[E1021 03:14:55.118273 ProcessGroupNCCL.cpp:616] [Rank 12] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=48211, OpType=ALLREDUCE, "
+        "Timeout(ms)=600000) ran for 600042 milliseconds before timing out."
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "all-reduce" in lead and "600 000 мс" in lead and "таймаут" in lead
+    assert {"all-reduce", "nccl"} <= set(cited(a)[:2])
+    assert "InfiniBand" in a.answer  # between servers the interconnect decides

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.answer import diagnosis, evidence
+from assistant.answer import diagnosis, evidence, failures
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text, uniform_verdict
@@ -208,6 +208,10 @@ class Answerer:
         slugs = general_first(scope.slugs, self.entries, message.families, nearby)  # «HBM»
         question = searched.question.text
         trouble = u.reading.ask in (Ask.problem, Ask.error_log)  # the cause, not a comparison
+        failure = message.failure if u.reading.ask is Ask.error_log else None
+        if failure is not None:  # the entries that explain what the log shows come first
+            own = [s for s in failures.explaining(failure) if s in self.entries]
+            slugs = [*own, *(s for s in slugs if s not in own)][: max(3, len(own))]
         route: Route = (
             "comparison" if len(slugs) > 1 and scope.comparison and not trouble else "term"
         )
@@ -233,6 +237,8 @@ class Answerer:
             rest = tuple(s for s in first.sentences if s != found[1])
             picked = (Picked(first.entry, first.number, rest), *picked[1:])
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
+        if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
+            lead = (failures.reading(failure), *lead)
         ctx = AnswerContext(
             route=route,
             message=message.text,
@@ -275,10 +281,11 @@ class Answerer:
                 self.bank, self.entries, top, searched.retrieval, question, switch=LEAD_SWITCH
             )
         if ask is Ask.error_log:  # what the pasted error is about, not a definition
+            explained = failures.explaining(u.message.failure) if u.message.failure else ()
             return evidence.answering(
                 self.bank,
                 self.entries,
-                slugs[:3],
+                slugs[: len([s for s in slugs if s in explained]) or 3],
                 searched.retrieval,
                 question,
                 switch=LEAD_SWITCH,
