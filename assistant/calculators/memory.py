@@ -229,25 +229,23 @@ def describe(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> tuple[str,
     g = inp.gib
     label = PRECISION_LABEL[inp.precision]
     who = f"{catalog.models[inp.model].name}, " if inp.model and inp.params_b is None else ""
-    # the total first, as the fit says it: «сколько памяти нужно» asks the total, and the
-    # weights stand next to it for the question that asks only them
+    # the total first: «сколько памяти нужно» asks it; then each part in a sentence of its own,
+    # so no figure shares a sentence with another part's name («KV-кэш … 32,76 ГБ» is false)
     weights = (
-        f"веса {exact_gb_text(to_gb(bd.weights_b, g), g)} ({params_text(bd.params_b)} × "
-        f"{bytes_text(bd.bytes_per_param)}, {label})"
+        f"Веса — {exact_gb_text(to_gb(bd.weights_b, g), g)} ({params_text(bd.params_b)} × "
+        f"{bytes_text(bd.bytes_per_param)}, {label})."
     )
     need = f"Для {who.removesuffix(', ')} нужно" if who else "Нужно"
     lo, hi = inp.overhead_low_pct, inp.overhead_high_pct
     margin = f"{num(lo)}–{num(hi)}{NBSP}%"
     total = range_text(to_gb(bd.low, g), to_gb(bd.high, g), g)
     if bd.kv is None:
-        return (
-            f"{need} около {total}: {weights} и запас {margin} на KV-кэш и служебные расходы.",
-            assumptions(inp, bd, catalog),
-        )
+        first = f"{need} около {total} с запасом {margin} на KV-кэш и служебные расходы."
+        return f"{first} {weights}", assumptions(inp, bd, catalog)
     req = "одного запроса" if inp.batch == 1 else f"{inp.batch} одновременных запросов"
     parts = [
-        f"{need} около {total}: {weights}, KV-кэш {gb_text(to_gb(bd.kv_b, g), g)} и запас "
-        f"{margin} на служебные расходы.",
+        f"{need} около {total} с запасом {margin} на служебные расходы.",
+        weights,
         f"KV-кэш для {req} с контекстом {tokens_text(inp.context_tokens)} — около "
         f"{gb_text(to_gb(bd.kv_b, g), g)} ({kv_formula_text(inp, bd)}).",
     ]

@@ -113,6 +113,7 @@ def test_outcome_is_json_serialisable() -> None:
 def test_answer_states_assumptions_and_tool() -> None:
     out = solve("Сколько памяти нужно 32B в FP8 при контексте 8192 токена?")
     text = out.answer_ru
-    assert text.startswith("Нужно около 37–45\u00a0ГБ: веса 32\u00a0ГБ")  # the total first
+    assert text.startswith("Нужно около 37–45\u00a0ГБ")  # the total first
+    assert "Веса — 32\u00a0ГБ" in text
     assert "Допущения:" in text and "Расчёт: калькулятор VRAM." in text
     assert "37–45\u00a0ГБ" in text  # (32 + 2,15) × 1,1…1,3 — the style guide's example
