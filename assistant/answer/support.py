@@ -26,7 +26,7 @@ from assistant.answer.claims import (
     quantities,
 )
 from assistant.answer.spelled import digits
-from assistant.answer.units import UNKNOWN
+from assistant.answer.units import UNKNOWN, in_unit
 from assistant.calculators.registry import find_tool
 from assistant.text.sentences import split_sentences
 
@@ -223,8 +223,13 @@ def _supported(q: Quantity, group: Group) -> bool:
 def matches(q: Quantity, s: Quantity, *, wildcard: bool = False) -> bool:
     """Same value (rounding allowed), compatible unit, and every entity the draft attaches to
     the number (per kind) is one the source attaches to it."""
-    if not same_value(q, s.value) or not same_unit(q.unit, s.unit, wildcard=wildcard):
-        return False
+    if same_unit(q.unit, s.unit, wildcard=wildcard):
+        if not same_value(q, s.value):
+            return False
+    else:  # «2,039 ТБ/с» for a sheet's «2 039 ГБ/с»: the same figure in a unit a thousand apart
+        converted = in_unit(s.value, s.unit, q.unit)
+        if converted is None or not same_value(q, converted):
+            return False
     for kind in KINDS:
         mine = q.of(kind)
         if mine and not mine <= s.of(kind):

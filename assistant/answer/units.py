@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 UNKNOWN = "?"  # a JSON value whose key names no unit: it may be stated with any
+# a unit and the one a thousand of it makes: «864 ГБ/с» is «0,864 ТБ/с», «1 400 Вт» «1,4 кВт»
+_THOUSAND = {"GB/s": "TB/s", "W": "kW", "TFLOPS": "PFLOPS", "GB": "TB"}
 CURRENCIES = ("USD", "RUB")
 
 _UNITS: tuple[tuple[str, str], ...] = (
@@ -147,3 +149,14 @@ def key_unit(key: str, duration_unit: str = "") -> str | None:
     if key == "duration":
         return _DURATIONS.get(duration_unit)
     return next((unit for suffix, unit in _KEY_UNITS if key.endswith(suffix)), None)
+
+
+def in_unit(value: float, unit: str | None, wanted: str | None) -> float | None:
+    """`value` in `unit` said in `wanted`, when one is a thousand of the other; else None."""
+    if unit is None or wanted is None:
+        return None
+    if _THOUSAND.get(unit) == wanted:
+        return value / 1000
+    if _THOUSAND.get(wanted) == unit:
+        return value * 1000
+    return None

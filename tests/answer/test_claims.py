@@ -11,6 +11,7 @@ from assistant.answer.grounding import Sources, ungrounded_numbers
 from assistant.answer.guard import name_phrases
 from assistant.answer.specs import spec_entry
 from assistant.answer.support import ClaimSources, missing_headline, same_value, unsupported
+from assistant.answer.units import in_unit
 from assistant.corpus.catalog import Catalog
 from tests.helpers import TOOLBOX
 
@@ -195,3 +196,8 @@ def test_an_alias_ending_in_a_quantity_never_exempts_its_number(
     plain = Sources(phrases=name_phrases(catalog))
     plain.add("У NVIDIA H100 SXM 80 ГБ памяти HBM3.")
     assert ungrounded_numbers("У H100 94 ГБ памяти", plain) == ["94"]
+
+
+def test_a_figure_in_a_unit_a_thousand_apart_is_the_same_figure() -> None:
+    assert in_unit(864, "GB/s", "TB/s") == 0.864 and in_unit(1.4, "kW", "W") == 1400
+    assert in_unit(864, "GB/s", "GB") is None  # another quantity, not another scale

@@ -25,7 +25,7 @@ from assistant.settings import ROOT, Settings
 # worse. Bad classes: drafts delivered; good classes: drafts rejected; "bad"/"good": the totals.
 DEV_CEILINGS = {
     "bad": 0,
-    "good": 16,
+    "good": 12,
     **dict.fromkeys(
         ("alias_number", "arithmetic", "attribution_swap", "control_chars", "entity_swap"), 0
     ),
@@ -39,7 +39,7 @@ DEV_CEILINGS = {
     "relative_ok": 2,
     "reorder": 2,
     "summary": 2,
-    "unit_ok": 6,
+    "unit_ok": 2,  # a figure a thousand apart (ГБ/с ↔ ТБ/с, Вт ↔ кВт) is the same figure
 }
 
 
