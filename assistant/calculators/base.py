@@ -21,6 +21,7 @@ from typing_extensions import TypedDict
 from assistant.calculators.units import num
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
+from assistant.llm.wire import FunctionTool, JsonObject
 
 # One input of a calculator or one scalar value of its result: a number, a name (model, GPU,
 # precision, unit), a flag or nothing; exactly what the JSON of `arguments`/`result` holds.
@@ -103,14 +104,15 @@ class Tool:
     related: Related = _no_entries
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
+        """The input model's JSON Schema, without pydantic's titles."""
         schema = self.input_model.model_json_schema()
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
         return schema
 
-    def openai(self) -> dict[str, Any]:
+    def openai(self) -> FunctionTool:
         return {
             "type": "function",
             "function": {
