@@ -42,9 +42,9 @@ class GpuOption(TypedDict):
 # a result value: a scalar, a list of catalogue ids (`fitting_gpus`) or gpu_fit's options
 Value = Scalar | list[str] | list[GpuOption]
 Values = dict[str, Value]
-# arguments as the readers store them (understanding/params.py): scalars, and a list for the
-# precisions or methods compared side by side
-Argument = Scalar | list[str]
+# arguments as the readers store them (understanding/params.py): present values only (None is
+# never stored), and a list for the precisions or methods compared side by side
+Argument = float | int | str | bool | list[str]
 Arguments = Mapping[str, Argument]
 
 
