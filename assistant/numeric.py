@@ -10,15 +10,14 @@ phrase the result — the numeric path without retrieval (the engine, `assistant
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, Field
 
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes, question
 from assistant.answer.calculations.text import answer_text
-from assistant.calculators.base import Tool, ToolResult
+from assistant.calculators.base import Argument, Tool, ToolResult
 from assistant.calculators.limits import explain
 from assistant.calculators.registry import get_tool
 from assistant.corpus.catalog import Catalog
@@ -34,12 +33,12 @@ class NumericOutcome(BaseModel):
 
     is_numeric: bool
     tool: str | None = None
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, Argument] = Field(default_factory=dict)
     missing: list[str] = Field(default_factory=list)
     clarify_question: str | None = None
     defaults: list[str] = Field(default_factory=list)
     results: list[ToolResult] = Field(default_factory=list)
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, Argument] = Field(default_factory=dict)
     related_slugs: list[str] = Field(default_factory=list)
     notes_ru: list[str] = Field(default_factory=list)
     rejected: str = ""  # Russian: why these values cannot be computed (out of range, bad dates)
@@ -57,7 +56,7 @@ class Calculations:
         """The tool's definition (unknown name → ToolInputError)."""
         return get_tool(name)
 
-    def run(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+    def run(self, name: str, arguments: Mapping[str, object]) -> ToolResult:
         """Validate and compute; invalid input → ToolInputError with a Russian message."""
         return get_tool(name).run(arguments, self.catalog)
 
@@ -85,7 +84,7 @@ class Calculations:
         return build_display(result, self.catalog, stated, notes)
 
     def solve(
-        self, message: str | ParsedMessage, carried: Params | dict[str, Any] | None = None
+        self, message: str | ParsedMessage, carried: Params | Mapping[str, object] | None = None
     ) -> NumericOutcome:
         """A question (+ the previous turn's params) → the calculation it asks for."""
         parsed = self.reader.read(message) if isinstance(message, str) else message

@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from assistant.answer.generation import AnswerContext, instruction_shingles
 from assistant.errors import LLMUnavailableError
+from assistant.llm.wire import FunctionTool, JsonObject
 from assistant.schema import Turn
 from assistant.settings import ROOT
 from assistant.text.tokens import lemmas, words
@@ -62,7 +63,7 @@ class ScriptedLLM:
 
     drafts: list[str | Exception] = field(default_factory=list)
     condensed: list[str | Exception | None] = field(default_factory=list)
-    arguments: list[dict[str, Any] | Exception] = field(default_factory=list)
+    arguments: list[JsonObject | Exception] = field(default_factory=list)
     name: str = "vllm"
     routes: frozenset[str] = frozenset({"term", "comparison", "numeric"})
     instructions: set[tuple[str, ...]] = field(
@@ -95,8 +96,8 @@ class ScriptedLLM:
         return _next(self.condensed, "condensation")
 
     def fill_arguments(
-        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
-    ) -> dict[str, Any]:
+        self, tool: FunctionTool, message: ParsedMessage, history: list[Turn]
+    ) -> JsonObject:
         self.tools_offered.append(tool["function"]["name"])
         return _next(self.arguments, "tool call")
 

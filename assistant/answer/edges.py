@@ -13,8 +13,8 @@ handle refunds, outages and accounts.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from assistant.calculators.base import Argument
 from assistant.schema import Answer, AnswerMeta
 from assistant.text.templates import render
 from assistant.understanding.reader import ParsedMessage
@@ -74,7 +74,7 @@ def handoff_reason(handoff: Handoff) -> str:
 
 
 def handoff_answer(
-    handoff: Handoff, message: str, carried: dict[str, Any], prompts_dir: Path
+    handoff: Handoff, message: str, carried: dict[str, Argument], prompts_dir: Path
 ) -> Answer:
     """A polite pointer to the people who decide it: no calculation, no glossary sources."""
     text = render(

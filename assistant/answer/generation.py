@@ -19,6 +19,7 @@ from assistant.answer.support import headline_sentence
 from assistant.corpus.glossary import Entry
 from assistant.llm import assist
 from assistant.llm.client import ChatClient
+from assistant.llm.wire import ChatMessage, FunctionTool, JsonObject
 from assistant.schema import Route, Turn
 from assistant.text.templates import render
 from assistant.understanding.calculation import Outcome
@@ -80,8 +81,8 @@ class LLMGenerator(Protocol):
         ...
 
     def fill_arguments(
-        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
-    ) -> dict[str, Any]:
+        self, tool: FunctionTool, message: ParsedMessage, history: list[Turn]
+    ) -> JsonObject:
         """Calculator arguments the user actually said, read by a forced tool call."""
         ...
 
@@ -144,11 +145,11 @@ class VLLMGenerator:
         return assist.condense(self.client, self.prompts_dir, message, history)
 
     def fill_arguments(
-        self, tool: dict[str, Any], message: ParsedMessage, history: list[Turn]
-    ) -> dict[str, Any]:
+        self, tool: FunctionTool, message: ParsedMessage, history: list[Turn]
+    ) -> JsonObject:
         return assist.fill_arguments(self.client, self.prompts_dir, tool, message, history)
 
-    def messages(self, ctx: AnswerContext) -> list[dict[str, Any]]:
+    def messages(self, ctx: AnswerContext) -> list[ChatMessage]:
         """The stable system prompt first (prefix-cached), the retrieved context last: the same
         evidence the embedded composer uses — the entries, the sentences picked as answering,
         the plan's lead (the catalogue's figures, a diagnosis) and the calculators' results."""

@@ -11,27 +11,51 @@ included) and `defaults` names the inputs that were not given.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from typing_extensions import TypedDict
 
 from assistant.calculators.units import num
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
+from assistant.llm.wire import FunctionTool, JsonObject
 
-Value = float | int | str | bool | list[Any] | None
+# One input of a calculator or one scalar value of its result: a number, a name (model, GPU,
+# precision, unit), a flag or nothing; exactly what the JSON of `arguments`/`result` holds.
+Scalar = float | int | str | bool | None
+Inputs = dict[str, Scalar]
+
+
+class GpuOption(TypedDict):
+    """One row of gpu_fit's catalogue options (`values["options"]`), keys in output order."""
+
+    gpu: str
+    name: str
+    memory_gb: float
+    gpus_needed: int
+    offered: bool
+
+
+# a result value: a scalar, a list of catalogue ids (`fitting_gpus`) or gpu_fit's options
+Value = Scalar | list[str] | list[GpuOption]
+Values = dict[str, Value]
+# arguments as the readers store them (understanding/params.py): present values only (None is
+# never stored), and a list for the precisions or methods compared side by side
+Argument = float | int | str | bool | list[str]
+Arguments = Mapping[str, Argument]
 
 
 class ToolResult(BaseModel):
     """What every calculator returns; `model_dump()` is JSON-serialisable."""
 
     tool: str
-    inputs: dict[str, Any]
+    inputs: Inputs
     defaults: list[str]
     formula: str
-    values: dict[str, Value]
+    values: Values
     summary_ru: str
     assumptions_ru: list[str]
 
@@ -47,17 +71,17 @@ class Computation:
     """What a compute function hands back; Tool.run adds inputs/defaults."""
 
     formula: str
-    values: dict[str, Value]
+    values: Values
     summary_ru: str
     assumptions_ru: list[str] = field(default_factory=list)
-    inputs: dict[str, Any] = field(default_factory=dict)  # derived inputs (e.g. model layers)
+    inputs: Mapping[str, Scalar] = field(default_factory=dict)  # derived inputs (e.g. model layers)
     unused: frozenset[str] = frozenset()  # inputs irrelevant to this case (not "defaulted")
 
 
-Related = Callable[[dict[str, Any], Catalog], list[str]]
+Related = Callable[[Arguments, Catalog], list[str]]
 
 
-def _no_entries(arguments: dict[str, Any], catalog: Catalog) -> list[str]:
+def _no_entries(arguments: Arguments, catalog: Catalog) -> list[str]:
     return []
 
 
@@ -80,14 +104,15 @@ class Tool:
     related: Related = _no_entries
 
     @property
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> JsonObject:
+        """The input model's JSON Schema, without pydantic's titles."""
         schema = self.input_model.model_json_schema()
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
         return schema
 
-    def openai(self) -> dict[str, Any]:
+    def openai(self) -> FunctionTool:
         return {
             "type": "function",
             "function": {
@@ -97,7 +122,9 @@ class Tool:
             },
         }
 
-    def validate(self, arguments: dict[str, Any], catalog: Catalog) -> BaseModel:
+    def validate(self, arguments: Mapping[str, object], catalog: Catalog) -> BaseModel:
+        """Arguments as they arrive (API, CLI, an LLM's tool call: not yet checked) → the input
+        model; anything but a mapping of valid values is a ToolInputError."""
         if not isinstance(arguments, dict):
             raise ToolInputError("Аргументы калькулятора должны быть объектом (словарём).")
         clean = {k: v for k, v in arguments.items() if v is not None}
@@ -106,7 +133,7 @@ class Tool:
         except ValidationError as e:
             raise ToolInputError(self._message(e)) from e
 
-    def run(self, arguments: dict[str, Any], catalog: Catalog) -> ToolResult:
+    def run(self, arguments: Mapping[str, object], catalog: Catalog) -> ToolResult:
         return self.execute(self.validate(arguments, catalog), catalog)
 
     def execute(self, parsed: BaseModel, catalog: Catalog) -> ToolResult:

@@ -9,11 +9,11 @@ fee, fair use. Prices in corpus/prices.yaml are examples only; every call may pa
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
-from assistant.calculators.base import Computation, Tool, ToolInput
+from assistant.calculators.base import Arguments, Computation, Tool, ToolInput, Values
 from assistant.calculators.fields import MAX_GPUS, GpuName
 from assistant.calculators.units import NBSP, UNIT_RU, num, plural, rental_hours, sig, usd
 from assistant.corpus.catalog import Catalog, Prices
@@ -158,9 +158,7 @@ def _duration_text(inp: CostInput) -> str:
     return f"{num(d)}{NBSP}{word}"
 
 
-def _job(
-    inp: CostInput, hourly: float | None, values: dict[str, Any], example: bool = False
-) -> list[str]:
+def _job(inp: CostInput, hourly: float | None, values: Values, example: bool = False) -> list[str]:
     """GPU-hours of the job (and its cost at `hourly`): sentences; figures go into `values`."""
     hours = inp.hours()
     gpu_hours = inp.gpus * hours
@@ -198,7 +196,7 @@ def _assumptions(inp: CostInput, hourly: float | None, example: list[str]) -> li
 def compute(inp: CostInput, catalog: Catalog) -> Computation:
     hpm = inp.hours_per_month
     hourly, price_text, example = _hourly(inp, catalog)
-    values: dict[str, Any] = {"hours_per_month": hpm, "gpus": inp.gpus}
+    values: Values = {"hours_per_month": hpm, "gpus": inp.gpus}
     parts = [price_text] if price_text else []
     if hourly is not None:
         values["price_per_gpu_hour"] = sig(hourly)
@@ -243,7 +241,7 @@ DESCRIPTION = (
 )
 
 
-def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+def related(args: Arguments, catalog: Catalog) -> list[str]:
     return ["gpu-hour", *(["egress"] if args.get("egress") else [])]
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from assistant.calculators import memory
-from assistant.calculators.base import Computation, Tool
+from assistant.calculators.base import Arguments, Computation, GpuOption, Tool, Values
 from assistant.calculators.fields import MAX_GPUS, GpuName
 from assistant.calculators.memory import InferenceInput
 from assistant.calculators.units import NBSP, exact_gb_text, gb_text, num, sig, to_gb
@@ -87,7 +87,7 @@ def _need(inp: FitInput, catalog: Catalog) -> tuple[float, float, str]:
     return low, high, f"нужно около {memory.range_text(low, high, False)} — {_what(inp, bd)}"
 
 
-def _parts(inp: FitInput, catalog: Catalog) -> dict[str, Any]:
+def _parts(inp: FitInput, catalog: Catalog) -> dict[str, float]:
     """The breakdown people check (weights, KV cache, overhead) and the weights per card."""
     if inp.required_gb is not None:
         return {}
@@ -124,9 +124,7 @@ def _card(inp: FitInput, catalog: Catalog) -> tuple[str, str, float]:
     return "", f"карту с {gb_text(memory_gb)}", memory_gb
 
 
-def _for_gpu(
-    inp: FitInput, low: float, high: float, catalog: Catalog
-) -> tuple[dict[str, Any], str]:
+def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[Values, str]:
     gid, name, memory_gb = _card(inp, catalog)
     n = inp.gpus or 1
     state = verdict(low / n, high / n, memory_gb)
@@ -154,7 +152,7 @@ def _for_gpu(
     if gid and not catalog.gpus[gid].offered:
         more.append(f"{name} FullGPU не предлагает — это расчёт для сравнения.")
     text = " | ".join([text, *more])  # the verdict, then what follows: split by compute()
-    values: dict[str, Any] = {"gpu": gid} if gid else {}
+    values: Values = {"gpu": gid} if gid else {}
     values |= {
         "gpu_memory_gb": memory_gb,
         "gpus": n,
@@ -168,7 +166,7 @@ def _for_gpu(
     return values, text
 
 
-def _option(g: Gpu, high: float) -> dict[str, Any]:
+def _option(g: Gpu, high: float) -> GpuOption:
     need = gpus_needed(high, g.memory_gb)
     return {
         "gpu": g.id,
@@ -181,7 +179,7 @@ def _option(g: Gpu, high: float) -> dict[str, Any]:
 
 def _catalogue(
     low: float, high: float, catalog: Catalog, asked: str | None = None
-) -> tuple[list[dict[str, Any]], str]:
+) -> tuple[list[GpuOption], str]:
     """Options: the GPUs FullGPU offers, plus the one asked about if it is not offered (marked);
     the sentence names offered GPUs only."""
     shown = [g for g in catalog.gpus.values() if g.offered or g.id == asked]
@@ -204,7 +202,7 @@ def _catalogue(
     return options, "Не поместится даже в один 8-GPU-сервер: нужен кластер из нескольких серверов."
 
 
-def _per_card(inp: FitInput, low: float, high: float, parts: dict[str, Any]) -> str:
+def _per_card(inp: FitInput, low: float, high: float, parts: dict[str, float]) -> str:
     """«На каждой из 8 карт: около 50,6 ГБ весов, с KV-кэшем и запасом 56–66 ГБ.»"""
     n = inp.gpus or 1
     weights = parts.get("weights_per_gpu_gb")
@@ -221,7 +219,7 @@ def compute(inp: FitInput, catalog: Catalog) -> Computation:
     if inp.gpu is not None and inp.gpu_memory_gb is not None:
         raise ToolInputError("Укажите либо GPU из каталога, либо память карты, а не то и другое.")
     low, high, need_text = _need(inp, catalog)
-    values: dict[str, Any] = {"need_low_gb": sig(low), "need_high_gb": sig(high)}
+    values: Values = {"need_low_gb": sig(low), "need_high_gb": sig(high)}
     parts_values = _parts(inp, catalog)
     values.update(parts_values)
     options, catalogue_text = _catalogue(low, high, catalog, inp.gpu)
@@ -240,7 +238,8 @@ def compute(inp: FitInput, catalog: Catalog) -> Computation:
         verdict_text, *more = text.split(" | ")
         parts = [f"{verdict_text}: {need_text}.", *more]  # the verdict first, then the need
         nvlink = catalog.gpus[inp.gpu].nvlink if inp.gpu else True
-        if gv["gpus_needed"] > 1 and not nvlink:
+        needed = gv["gpus_needed"]
+        if isinstance(needed, int) and needed > 1 and not nvlink:
             assumed.append("у этого GPU нет NVLink — обмен между картами идёт по PCIe, медленнее")
     else:
         if inp.gpus is not None and inp.gpus > 1:
@@ -274,7 +273,7 @@ DESCRIPTION = (
 )
 
 
-def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+def related(args: Arguments, catalog: Catalog) -> list[str]:
     """The memory entries of the inference estimate, then tensor parallelism."""
     return [*memory.related(args, catalog), "tensor-parallelism"]
 

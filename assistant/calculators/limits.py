@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from assistant.calculators.fields import MAX_BATCH, MAX_CONTEXT, MAX_GPUS, MAX_PARAMS_B
 
@@ -82,7 +81,7 @@ def _check(key: str, value: float) -> str | None:
     return None
 
 
-def _duration(args: Mapping[str, Any]) -> str | None:
+def _duration(args: Mapping[str, object]) -> str | None:
     value, unit = args.get("duration"), str(args.get("duration_unit") or "hours")
     if not isinstance(value, int | float) or isinstance(value, bool):
         return None
@@ -102,7 +101,7 @@ def _duration(args: Mapping[str, Any]) -> str | None:
     return None
 
 
-def out_of_range(args: Mapping[str, Any]) -> str | None:
+def out_of_range(args: Mapping[str, object]) -> str | None:
     """The first argument out of range, explained in Russian («Посчитать не получится: …»)."""
     problems = [_duration(args)]
     for key in LIMITS:

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import Field, model_validator
 
-from assistant.calculators.base import Computation, Tool, ToolInput
+from assistant.calculators.base import (
+    Arguments,
+    Computation,
+    Inputs,
+    Tool,
+    ToolInput,
+    Values,
+)
 from assistant.calculators.fields import (
     MAX_BATCH,
     MAX_CONTEXT,
@@ -291,7 +298,7 @@ def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
     bd = breakdown(inp, catalog)
     g = inp.gib
     summary, assumed = describe(inp, bd, catalog)
-    values: dict[str, float | int | str | bool | list[object] | None] = {
+    values: Values = {
         "params_b": bd.params_b,
         "bytes_per_param": bd.bytes_per_param,
         "weights_gb": sig(to_gb(bd.weights_b, g)),
@@ -302,7 +309,7 @@ def compute(inp: InferenceInput, catalog: Catalog) -> Computation:
         "total_high_gb": sig(to_gb(bd.high, g)),
         "unit": "GiB" if g else "GB",
     }
-    derived: dict[str, object] = {"params_b": bd.params_b, "context_tokens": inp.context_tokens}
+    derived: Inputs = {"params_b": bd.params_b, "context_tokens": inp.context_tokens}
     unused = {"model", "params_b", "layers", "kv_heads", "head_dim"}
     if bd.kv is None:
         unused |= {"kv_precision", "batch"}
@@ -342,17 +349,18 @@ PRECISION_SLUG = {"bf16": "bf16", "fp16": "mixed-precision", "fp8": "fp8", "fp4"
 QUANTISED = {"int8", "int4", "fp4", "nf4", "fp8"}
 
 
-def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+def related(args: Arguments, catalog: Catalog) -> list[str]:
     """The memory entry, the precision's, quantisation, the KV cache, MoE."""
     out = ["vram"]
     precision = args.get("precision")
-    if precision in PRECISION_SLUG:
+    if isinstance(precision, str) and precision in PRECISION_SLUG:
         out.append(PRECISION_SLUG[precision])
     if precision in QUANTISED:
         out.append("quantization")
     if args.get("context_tokens"):
         out.append("kv-cache")
-    model = catalog.models.get(args.get("model") or "")
+    model_id = args.get("model")
+    model = catalog.models.get(model_id) if isinstance(model_id, str) else None
     if model is not None and model.active_b is not None:
         out.append("moe")
     return out

@@ -10,11 +10,9 @@ TDP is not published (catalogue `tdp_w: null`) gets a friendly refusal, never a 
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
-from assistant.calculators.base import Computation, Tool, ToolInput
+from assistant.calculators.base import Arguments, Computation, Tool, ToolInput, Values
 from assistant.calculators.cost import DurationUnit
 from assistant.calculators.fields import MAX_GPUS, GpuName
 from assistant.calculators.units import NBSP, num, rental_hours, sig
@@ -43,7 +41,7 @@ def compute(inp: PowerInput, catalog: Catalog) -> Computation:
             "энергопотребление не из чего."
         )
     kw = card.tdp_w * inp.gpus / 1000
-    values: dict[str, Any] = {"tdp_w": card.tdp_w, "gpus": inp.gpus, "power_kw": sig(kw)}
+    values: Values = {"tdp_w": card.tdp_w, "gpus": inp.gpus, "power_kw": sig(kw)}
     who = f"{inp.gpus}{NBSP}×{NBSP}{card.name}" if inp.gpus > 1 else card.name
     each = f" ({inp.gpus} × {num(card.tdp_w)}{NBSP}Вт)" if inp.gpus > 1 else ""
     parts = [f"{who}: около {num(kw)}{NBSP}кВт по TDP{each}."]
@@ -65,7 +63,7 @@ def compute(inp: PowerInput, catalog: Catalog) -> Computation:
     return Computation(formula, values, " ".join(parts), assumed, {}, frozenset(unused))
 
 
-def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+def related(args: Arguments, catalog: Catalog) -> list[str]:
     return ["tdp"]
 
 

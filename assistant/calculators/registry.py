@@ -20,11 +20,11 @@ assumptions_ru.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from assistant.calculators import cost, fit, memory, power, training
 from assistant.calculators.base import Tool, ToolResult
 from assistant.errors import ToolInputError
+from assistant.llm.wire import FunctionTool
 
 __all__ = ["TOOLS", "Tool", "ToolName", "ToolResult", "all_tools", "get_tool", "openai_tools"]
 
@@ -59,5 +59,5 @@ def get_tool(name: str) -> Tool:
     raise ToolInputError(f"Калькулятор «{name}» не найден. Доступны: {known}.")
 
 
-def openai_tools() -> list[dict[str, Any]]:
+def openai_tools() -> list[FunctionTool]:
     return [t.openai() for t in TOOLS]

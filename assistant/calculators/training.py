@@ -12,11 +12,11 @@ Sharding over N GPUs (glossary:zero, glossary:fsdp):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
-from assistant.calculators.base import Computation, Tool, ToolInput
+from assistant.calculators.base import Arguments, Computation, Tool, ToolInput, Values
 from assistant.calculators.fields import MAX_GPUS, MAX_PARAMS_B, GpuName, ModelName
 from assistant.calculators.memory import params_text
 from assistant.calculators.units import NBSP, gb_text, num, sig, to_gb
@@ -154,7 +154,7 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
 def compute(inp: TrainingInput, catalog: Catalog) -> Computation:
     bd = breakdown(inp, catalog)
     g = inp.gib
-    values: dict[str, float | int | str | bool | list[object] | None] = {
+    values: Values = {
         "params_b": bd.params_b,
         "bytes_per_param": sig(bd.total / (bd.params_b * 1e9)),
         "total_gb": sig(to_gb(bd.total, g)),
@@ -201,13 +201,14 @@ DESCRIPTION = (
 )
 
 
-def related(args: dict[str, Any], catalog: Catalog) -> list[str]:
+def related(args: Arguments, catalog: Catalog) -> list[str]:
     """Most specific first (answers cite the first two): the method, then how it is sharded."""
     out = ["vram"]
     method = args.get("method")
-    out += [method] if method in ("lora", "qlora") else []
+    out += [method] if isinstance(method, str) and method in ("lora", "qlora") else []
     sharding = str(args.get("sharding", ""))
-    several = int(args.get("gpus", 1)) > 1
+    gpus = args.get("gpus", 1)
+    several = isinstance(gpus, int | float) and int(gpus) > 1
     if sharding.startswith("zero"):
         out.append("zero")
     elif sharding == "fsdp":

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from assistant.answer.calculations.text import result_text
-from assistant.calculators.base import ToolResult
+from assistant.calculators.base import Inputs, ToolResult
 from assistant.cli import app, eval_app
 from assistant.cli.common import batch_line, console, read_stdin_lines, settings, user_errors
 from assistant.corpus.catalog import load_catalog
@@ -20,7 +20,7 @@ from assistant.evaluation.tools import evaluate
 from assistant.numeric import Calculations
 
 
-def _size_args(size: str | None) -> dict[str, Any]:
+def _size_args(size: str | None) -> Inputs:
     """«70B», «7,5b», «70» → a size in billions; anything else names a catalogue model."""
     if not size:
         return {}
@@ -44,7 +44,7 @@ def _toolbox() -> Calculations:
         return Calculations(load_catalog(config.corpus_dir))
 
 
-def _run(tool: str, args: dict[str, Any], as_json: bool) -> None:
+def _run(tool: str, args: Inputs, as_json: bool) -> None:
     toolbox = _toolbox()
     with user_errors():
         clean = {k: v for k, v in args.items() if v is not None}
@@ -121,7 +121,7 @@ def cost(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Цена в месяц ↔ в час (730 ч в месяце), GPU-часы и стоимость задачи."""
-    args: dict[str, Any] = dict(
+    args: Inputs = dict(
         price_month=price_month, price_hour=price_hour, gpu=gpu, gpus=gpus, egress=egress or None
     )
     if total:

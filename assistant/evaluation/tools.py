@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from pydantic import JsonValue
-
 from assistant.evaluation.rows import NumericExpect, NumericRow, Values
 from assistant.evaluation.scoring import JsonObject
 from assistant.evaluation.sets import SplitChoice, columns, in_column, load
@@ -35,7 +33,9 @@ class Solving(Protocol):
     """What the evaluation needs from the calculators (`numeric.Calculations` has it): a
     question, and the parameters the previous turn carried, → the calculation it asks for."""
 
-    def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome: ...
+    def solve(
+        self, message: str, carried: Mapping[str, object] | None = None
+    ) -> NumericOutcome: ...
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def same(a: object, b: object) -> bool:
 
 
 def _solve_chain(case: NumericRow, toolbox: Solving) -> NumericOutcome:
-    carried: dict[str, object] | None = None
+    carried: Mapping[str, object] | None = None
     for prev in case.after:
         carried = toolbox.solve(prev, carried).params
     return toolbox.solve(case.question, carried)
@@ -155,7 +155,7 @@ def run_case(case: NumericRow, toolbox: Solving) -> CaseResult:
     )
 
 
-def in_hours(arguments: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
+def in_hours(arguments: Mapping[str, object]) -> dict[str, object]:
     """duration + duration_unit → one duration in hours, so equal spans compare equal."""
     if "duration" not in arguments:
         return dict(arguments)

@@ -10,17 +10,19 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from pydantic import JsonValue
 
 from assistant.errors import AssistantError
 from assistant.llm.client import ChatClient
+from assistant.llm.wire import FunctionTool, JsonObject, ResponseFormat
 from assistant.schema import Turn
 from assistant.text.templates import render
 from assistant.text.tokens import lemmas, words
 from assistant.understanding.reader import ParsedMessage, numbers
 
 log = logging.getLogger(__name__)
-CONDENSE_SCHEMA: dict[str, Any] = {
+CONDENSE_SCHEMA: ResponseFormat = {
     "type": "json_schema",
     "json_schema": {
         "name": "condensed_question",
@@ -65,13 +67,13 @@ def _sane(question: str, message: ParsedMessage, history: list[Turn]) -> bool:
 def fill_arguments(
     client: ChatClient,
     prompts_dir: Path,
-    tool: dict[str, Any],
+    tool: FunctionTool,
     message: ParsedMessage,
     history: list[Turn],
-) -> dict[str, Any]:
+) -> JsonObject:
     """Arguments the LLM read from the conversation, kept only if the user actually said them."""
     name = tool["function"]["name"]
-    strict_tool = {**tool, "function": {**tool["function"], "strict": True}}
+    strict_tool: FunctionTool = {**tool, "function": {**tool["function"], "strict": True}}
     prompt = render(
         prompts_dir, "tool_call.j2", tool=name, history=history[-4:], question=message.text
     )
@@ -104,7 +106,7 @@ class Said:
     words: set[str]
 
 
-def _grounded_value(value: Any, said: Said) -> bool:
+def _grounded_value(value: JsonValue, said: Said) -> bool:
     """A number must appear in the user's words; a name (bf16, h100) must be one of them."""
     if isinstance(value, bool) or value is None:
         return False

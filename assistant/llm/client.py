@@ -13,12 +13,23 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
+from pydantic import JsonValue, ValidationError
 
 from assistant.errors import GenerationError, LLMUnavailableError
 from assistant.llm.resilience import Breaker, Deadline
+from assistant.llm.wire import (
+    CalledTool,
+    ChatMessage,
+    ChatRequest,
+    Completion,
+    FunctionTool,
+    JsonObject,
+    ModelList,
+    ResponseFormat,
+    ToolChoice,
+)
 from assistant.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -32,7 +43,7 @@ _BODY_SNIPPET = 300  # characters of an error body kept in exception messages
 class LLMToolCall:
     id: str
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
 
 
 @dataclass(frozen=True)
@@ -87,11 +98,11 @@ class ChatClient:
 
     def complete(
         self,
-        messages: list[dict[str, Any]],
+        messages: list[ChatMessage],
         *,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        response_format: dict[str, Any] | None = None,
+        tools: list[FunctionTool] | None = None,
+        tool_choice: str | ToolChoice | None = None,
+        response_format: ResponseFormat | None = None,
         max_tokens: int = 400,
         temperature: float = 0.2,
         timeout_s: float | None = None,
@@ -102,8 +113,12 @@ class ChatClient:
         deadline = Deadline(self._timeout_value(timeout_s))
         try:
             payload = self._payload(messages, max_tokens, temperature, stream=False)
-            extra = dict(tools=tools, tool_choice=tool_choice, response_format=response_format)
-            payload.update({k: v for k, v in extra.items() if v is not None})
+            if tools is not None:
+                payload["tools"] = tools
+            if tool_choice is not None:
+                payload["tool_choice"] = tool_choice
+            if response_format is not None:
+                payload["response_format"] = response_format
             body = self._post_json("/chat/completions", payload, deadline)
         except LLMUnavailableError:
             self._breaker.failure()
@@ -115,7 +130,7 @@ class ChatClient:
 
     def stream(
         self,
-        messages: list[dict[str, Any]],
+        messages: list[ChatMessage],
         *,
         max_tokens: int = 400,
         temperature: float = 0.2,
@@ -180,8 +195,8 @@ class ChatClient:
         return httpx.Timeout(seconds, connect=min(self._settings.llm_connect_timeout_s, seconds))
 
     def _payload(
-        self, messages: list[dict[str, Any]], max_tokens: int, temperature: float, *, stream: bool
-    ) -> dict[str, Any]:
+        self, messages: list[ChatMessage], max_tokens: int, temperature: float, *, stream: bool
+    ) -> ChatRequest:
         return {
             "model": self._model_name(),
             "messages": messages,
@@ -196,14 +211,14 @@ class ChatClient:
             if not self._model:
                 body = self._post_json("/models", None, Deadline(self._settings.llm_timeout_s))
                 try:
-                    self._model = str(body["data"][0]["id"])
-                except (KeyError, IndexError, TypeError) as e:
+                    self._model = ModelList.model_validate(body).data[0].id
+                except (ValidationError, IndexError) as e:
                     raise GenerationError("LLM /models lists no model") from e
                 log.info("LLM model discovered: %s", self._model)
             return self._model
 
     def _send(
-        self, method: str, path: str, payload: dict[str, Any] | None, deadline: Deadline
+        self, method: str, path: str, payload: ChatRequest | None, deadline: Deadline
     ) -> httpx.Response:
         """Send with retries on connection errors only; returns an unread (streaming) response.
 
@@ -229,9 +244,7 @@ class ChatClient:
                 raise LLMUnavailableError(f"LLM transport error: {type(e).__name__}") from e
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _post_json(
-        self, path: str, payload: dict[str, Any] | None, deadline: Deadline
-    ) -> dict[str, Any]:
+    def _post_json(self, path: str, payload: ChatRequest | None, deadline: Deadline) -> JsonObject:
         """GET (payload None) or POST; returns the decoded JSON object of a 2xx answer."""
         method = "GET" if payload is None else "POST"
         response = self._send(method, path, payload, deadline)
@@ -242,7 +255,7 @@ class ChatClient:
             response.close()
         self._raise_for_status(response, raw)
         try:
-            body = json.loads(raw)
+            body: JsonValue = json.loads(raw)
             if not isinstance(body, dict):
                 raise ValueError("not a JSON object")
         except ValueError as e:
@@ -327,27 +340,29 @@ def _chunk_delta(data: str) -> str:
     return content if isinstance(content, str) else ""
 
 
-def _parse_completion(body: dict[str, Any]) -> LLMResponse:
+def _parse_completion(body: JsonObject) -> LLMResponse:
     try:
-        choice = body["choices"][0]
-        message = choice["message"]
-        usage = body.get("usage") or {}
-        return LLMResponse(
-            text=message.get("content") or "",
-            tool_calls=[_parse_tool_call(c) for c in message.get("tool_calls") or []],
-            finish_reason=str(choice.get("finish_reason") or ""),
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
-        )
-    except (KeyError, IndexError, TypeError, AttributeError) as e:
+        completion = Completion.model_validate(body)
+    except ValidationError as e:
         raise GenerationError(f"LLM completion has an unexpected shape: {e!r}") from e
+    choice = completion.choices[0]
+    message = choice.message
+    usage = completion.usage
+    return LLMResponse(
+        text=message.content or "",
+        tool_calls=[_parse_tool_call(c) for c in message.tool_calls or []],
+        finish_reason=choice.finish_reason or "",
+        prompt_tokens=(usage and usage.prompt_tokens) or 0,
+        completion_tokens=(usage and usage.completion_tokens) or 0,
+    )
 
 
-def _parse_tool_call(call: dict[str, Any]) -> LLMToolCall:
-    function = call["function"]
-    raw = function.get("arguments")
+def _parse_tool_call(call: CalledTool) -> LLMToolCall:
+    function = call.function
+    raw = function.arguments
+    arguments: JsonValue
     if isinstance(raw, dict):
-        arguments: Any = raw
+        arguments = raw
     else:
         try:
             arguments = json.loads(raw or "{}")
@@ -355,6 +370,4 @@ def _parse_tool_call(call: dict[str, Any]) -> LLMToolCall:
             raise GenerationError(f"tool call arguments are not JSON: {str(raw)[:80]!r}") from e
     if not isinstance(arguments, dict):
         raise GenerationError(f"tool call arguments are not an object: {str(raw)[:80]!r}")
-    return LLMToolCall(
-        id=str(call.get("id") or ""), name=str(function["name"]), arguments=arguments
-    )
+    return LLMToolCall(id=call.id or "", name=function.name, arguments=arguments)

@@ -14,9 +14,12 @@ not judge them. Unknown keys of an old stored turn are ignored.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from assistant.calculators.base import Argument
 
 Number = int | float
 
@@ -109,10 +112,10 @@ class Params(BaseModel):
         """The values of these keys only (a calculator's own arguments)."""
         return _valid({k: v for k, v in self.stored().items() if k in keys})
 
-    def stored(self) -> dict[str, Any]:
+    def stored(self) -> dict[str, Argument]:
         """The plain mapping a turn stores and a calculator validates, in field order; a tuple
         is a list again, as JSON has it."""
-        out: dict[str, Any] = {}
+        out: dict[str, Argument] = {}
         for key in type(self).model_fields:
             value = getattr(self, key)
             if value is not None:
@@ -120,7 +123,7 @@ class Params(BaseModel):
         return out
 
 
-def _valid(data: dict[str, Any]) -> Params:
+def _valid(data: Mapping[str, object]) -> Params:
     """Params of these values; a value of the wrong type (an LLM's tool call, an old stored
     turn) is dropped rather than failing the message."""
     try:

@@ -8,7 +8,7 @@ milliseconds; the real pipeline is what `assistant eval …` runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +92,7 @@ class BrokenToolbox:
 
     broken: str
 
-    def solve(self, message: str, carried: dict[str, object] | None = None) -> NumericOutcome:
+    def solve(self, message: str, carried: Mapping[str, object] | None = None) -> NumericOutcome:
         if message == self.broken:
             raise OverflowError("int too large to convert to float")
         return TOOLBOX.solve(message, carried)

@@ -18,15 +18,16 @@ from assistant.errors import (
     LLMUnavailableError,
 )
 from assistant.llm.client import ChatClient, LLMResponse
+from assistant.llm.wire import ChatMessage, FunctionTool, JsonObject, ResponseFormat, ToolChoice
 from assistant.settings import Settings
 from tests.openai_server import OpenAIServer, Reply, openai_server, unused_base_url
 
 SECRET = "sk-test-SECRET-4242"
-MESSAGES = [
+MESSAGES: list[ChatMessage] = [
     {"role": "system", "content": "Ты помощник по глоссарию GPU."},
     {"role": "user", "content": "Что такое HBM?"},
 ]
-CALC_TOOL = {
+CALC_TOOL: FunctionTool = {
     "type": "function",
     "function": {
         "name": "gpu_memory",
@@ -108,7 +109,7 @@ def test_stream_yields_deltas_that_join_to_the_answer(srv: OpenAIServer) -> None
 
 
 def test_named_tool_choice_is_forwarded_and_tool_call_parsed(srv: OpenAIServer) -> None:
-    choice = {"type": "function", "function": {"name": "gpu_memory"}}
+    choice: ToolChoice = {"type": "function", "function": {"name": "gpu_memory"}}
     srv.push(
         Reply(
             text=None,
@@ -145,7 +146,7 @@ def test_invalid_tool_arguments_raise_generation_error_without_tripping_breaker(
 
 
 def test_json_schema_response_format_is_forwarded(srv: OpenAIServer) -> None:
-    schema = {
+    schema: JsonObject = {
         "type": "object",
         "properties": {
             "answer": {"type": "string"},
@@ -153,7 +154,7 @@ def test_json_schema_response_format_is_forwarded(srv: OpenAIServer) -> None:
         },
         "required": ["answer", "slugs"],
     }
-    fmt = {
+    fmt: ResponseFormat = {
         "type": "json_schema",
         "json_schema": {"name": "answer", "schema": schema, "strict": True},
     }
@@ -349,7 +350,7 @@ def test_local_error_in_half_open_trial_does_not_wedge_the_breaker(srv: OpenAISe
         client.complete(MESSAGES)
     clock.now += 31.0
     with pytest.raises(TypeError):  # not JSON-serializable: fails before the network
-        client.complete([{"role": "user", "content": object()}])
+        client.complete([{"role": "user", "content": object()}])  # type: ignore[typeddict-item]
     assert client.available
     assert client.complete(MESSAGES).text == "ok"
 

@@ -11,7 +11,8 @@ HOURS = {"hours": 1, "days": 24, "weeks": 168, "months": 730, "years": 8760}
 
 def hours(text: str) -> float | None:
     p = read(text).quantities.params.stored()
-    return p["duration"] * HOURS[p["duration_unit"]] if "duration" in p else None
+    duration, unit = p.get("duration"), str(p.get("duration_unit"))
+    return float(duration) * HOURS[unit] if isinstance(duration, int | float) else None
 
 
 @pytest.mark.parametrize(

@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
 
 import pytest
 
 from assistant.errors import GenerationError, LLMUnavailableError
 from assistant.llm.client import ChatClient
+from assistant.llm.wire import (
+    ChatMessage,
+    FunctionTool,
+    JsonObject,
+    ResponseFormat,
+    ToolChoice,
+)
 from tests.vllm.conftest import VLLMServer
 
 pytestmark = pytest.mark.vllm
 
 SYSTEM = "Ты помощник по глоссарию GPU. Отвечай кратко по-русски."
-QUESTION = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Что такое HBM?"}]
-CALC_TOOL = {
+QUESTION: list[ChatMessage] = [
+    {"role": "system", "content": SYSTEM},
+    {"role": "user", "content": "Что такое HBM?"},
+]
+CALC_TOOL: FunctionTool = {
     "type": "function",
     "function": {
         "name": "gpu_memory",
@@ -32,13 +42,13 @@ CALC_TOOL = {
         },
     },
 }
-TOOL_QUESTION = [
+TOOL_QUESTION: list[ChatMessage] = [
     {"role": "system", "content": SYSTEM},
     {"role": "user", "content": "Сколько памяти нужно модели на 7 млрд параметров в fp16?"},
 ]
 
 
-def assert_valid_arguments(arguments: dict[str, object]) -> None:
+def assert_valid_arguments(arguments: Mapping[str, object]) -> None:
     assert set(arguments) == {"params_b", "precision"}
     assert isinstance(arguments["params_b"], int | float)
     assert arguments["precision"] in {"fp16", "int8", "int4"}
@@ -60,14 +70,14 @@ def test_stream_yields_several_deltas(vllm_server: VLLMServer) -> None:
 
 def test_forced_tool_call_round_trip(vllm_server: VLLMServer) -> None:
     client = ChatClient(vllm_server.settings())
-    choice = {"type": "function", "function": {"name": "gpu_memory"}}
+    choice: ToolChoice = {"type": "function", "function": {"name": "gpu_memory"}}
     resp = client.complete(
         TOOL_QUESTION, tools=[CALC_TOOL], tool_choice=choice, max_tokens=80, temperature=0.0
     )
     [call] = resp.tool_calls
     assert call.name == "gpu_memory" and call.id
     assert_valid_arguments(call.arguments)
-    follow_up: list[dict[str, Any]] = [
+    follow_up: list[ChatMessage] = [
         *TOOL_QUESTION,
         {
             "role": "assistant",
@@ -97,7 +107,7 @@ def test_required_tool_choice_returns_a_tool_call(vllm_server: VLLMServer) -> No
 
 
 def test_json_schema_output_parses_and_validates(vllm_server: VLLMServer) -> None:
-    schema = {
+    schema: JsonObject = {
         "type": "object",
         "properties": {
             "term": {"type": "string", "maxLength": 20},
@@ -107,7 +117,10 @@ def test_json_schema_output_parses_and_validates(vllm_server: VLLMServer) -> Non
         "required": ["term", "kind", "confident"],
         "additionalProperties": False,
     }
-    fmt = {"type": "json_schema", "json_schema": {"name": "term", "schema": schema, "strict": True}}
+    fmt: ResponseFormat = {
+        "type": "json_schema",
+        "json_schema": {"name": "term", "schema": schema, "strict": True},
+    }
     client = ChatClient(vllm_server.settings())
     resp = client.complete(QUESTION, response_format=fmt, max_tokens=120, temperature=0.0)
     data = json.loads(resp.text)

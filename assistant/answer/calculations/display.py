@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from assistant.answer.calculations import cost, memory
 from assistant.answer.calculations.facts import Body, Facts
@@ -79,7 +78,7 @@ def _stated_guess(result: ToolResult) -> frozenset[str]:
     return frozenset(out)
 
 
-def _field_defaults(tool: str) -> dict[str, Any]:
+def _field_defaults(tool: str) -> dict[str, object]:
     try:
         fields = get_tool(tool).input_model.model_fields
     except ToolInputError:  # a tool this build does not know: nothing to compare with

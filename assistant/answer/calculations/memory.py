@@ -8,7 +8,6 @@ GPU · Память · Нужно GPU · На одну карту?            (g
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from assistant.answer.calculations.facts import Body, Facts, number
 from assistant.answer.calculations.words import (
@@ -22,6 +21,7 @@ from assistant.answer.calculations.words import (
     precision,
     tokens,
 )
+from assistant.calculators.base import GpuOption
 from assistant.calculators.units import plural
 from assistant.corpus.catalog import Catalog
 from assistant.schema import DisplayRow, DisplayTable
@@ -214,14 +214,14 @@ def _fit_gpu_headline(f: Facts, gpu: str, n: int, verdict: str) -> str:
     return f"на {where} не поместится{more}"
 
 
-def _options(f: Facts) -> list[dict[str, Any]]:
+def _options(f: Facts) -> list[GpuOption]:
     raw = f.result.values.get("options")
     if not isinstance(raw, list):
         return []
     return [o for o in raw if isinstance(o, dict) and isinstance(o.get("memory_gb"), int | float)]
 
 
-def _fit_catalogue_headline(options: list[dict[str, Any]], catalog: Catalog) -> str:
+def _fit_catalogue_headline(options: list[GpuOption], catalog: Catalog) -> str:
     if not options:
         return "подходящих GPU в каталоге нет"
     best = min(options, key=lambda o: (int(o.get("gpus_needed") or 10**9), o["memory_gb"]))
@@ -234,7 +234,7 @@ def _fit_catalogue_headline(options: list[dict[str, Any]], catalog: Catalog) -> 
 
 
 def _options_table(
-    options: list[dict[str, Any]], need_low: float | None, catalog: Catalog
+    options: list[GpuOption], need_low: float | None, catalog: Catalog
 ) -> DisplayTable:
     """GPU · Память · Нужно GPU · На одну карту? (on one card: да / впритык / нет)."""
     rows = []

@@ -12,10 +12,9 @@ decimal comma; a no-break space as the thousands separator and before a unit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from assistant.calculators.base import ToolResult
+from assistant.calculators.base import Scalar, ToolResult
 from assistant.calculators.units import UNIT_RU, plural
 from assistant.corpus.catalog import Catalog
 
@@ -112,10 +111,18 @@ def duration(value: float, unit: str, *, on: bool = False) -> str:
 
 # -- stated inputs -------------------------------------------------------------------------------
 
-Formatter = Callable[[dict[str, Any]], str | None]
+Inputs = Mapping[str, Scalar]  # a result's inputs
+Present = float | int | str | bool  # an input that has a value
+Formatter = Callable[[Inputs], str | None]
 
 
-def _pct_range(i: dict[str, Any]) -> str | None:
+def _several_gpus(i: Inputs) -> bool:
+    """More than one GPU (no count given is one)."""
+    n = i.get("gpus") or 1
+    return isinstance(n, int | float) and n > 1
+
+
+def _pct_range(i: Inputs) -> str | None:
     lo, hi = i.get("overhead_low_pct"), i.get("overhead_high_pct")
     if lo is None or hi is None:
         return None
@@ -123,37 +130,37 @@ def _pct_range(i: dict[str, Any]) -> str | None:
 
 
 def _price(key: str, per: str) -> Formatter:
-    def fmt(i: dict[str, Any]) -> str | None:
+    def fmt(i: Inputs) -> str | None:
         v = i.get(key)
         if not isinstance(v, int | float):
             return None
-        whom = " за все GPU" if i.get("price_scope") == "total" and (i.get("gpus") or 1) > 1 else ""
+        whom = " за все GPU" if i.get("price_scope") == "total" and _several_gpus(i) else ""
         return f"{usd(float(v))} {per}{whom}"
 
     return fmt
 
 
-def _get(key: str, fmt: Callable[[Any], str]) -> Formatter:
-    def read(i: dict[str, Any]) -> str | None:
+def _get(key: str, fmt: Callable[[Present], str]) -> Formatter:
+    def read(i: Inputs) -> str | None:
         v = i.get(key)
         return fmt(v) if v is not None and v != "" else None
 
     return read
 
 
-def _params(v: Any) -> str:
+def _params(v: Present) -> str:
     return f"{params_short(float(v))} параметров"
 
 
-def _pct(v: Any) -> str:
+def _pct(v: Present) -> str:
     return f"{num(float(v))}{NBSP}%"
 
 
-def _yes(text: str) -> Callable[[Any], str]:
+def _yes(text: str) -> Callable[[Present], str]:
     return lambda v: text if v else ""
 
 
-def _duration(i: dict[str, Any]) -> str | None:
+def _duration(i: Inputs) -> str | None:
     v = i.get("duration")
     return duration(float(v), str(i.get("duration_unit") or "hours")) if v else None
 
@@ -164,7 +171,7 @@ INPUT_ROWS: tuple[tuple[tuple[str, ...], str, Formatter], ...] = (
     (("params_b",), "Размер модели", _get("params_b", _params)),
     (("required_gb",), "Нужно памяти", _get("required_gb", lambda v: gb(float(v)))),
     (("precision",), "Точность весов", _get("precision", precision)),
-    (("method",), "Метод", _get("method", lambda v: METHOD_TEXT.get(v, str(v)))),
+    (("method",), "Метод", _get("method", lambda v: METHOD_TEXT.get(str(v), str(v)))),
     (("context_tokens",), "Контекст", _get("context_tokens", lambda v: tokens(int(v)))),
     (("batch",), "Одновременных запросов", _get("batch", lambda v: num(int(v)))),
     (("kv_precision",), "Точность KV-кэша", _get("kv_precision", precision)),
@@ -176,7 +183,7 @@ INPUT_ROWS: tuple[tuple[tuple[str, ...], str, Formatter], ...] = (
     (("gpu",), "GPU", _get("gpu", str)),
     (("gpu_memory_gb",), "Память карты", _get("gpu_memory_gb", lambda v: gb(float(v)))),
     (("gpus",), "Число GPU", _get("gpus", lambda v: num(int(v)))),
-    (("sharding",), "Шардирование", _get("sharding", lambda v: SHARDING_TEXT.get(v, str(v)))),
+    (("sharding",), "Шардирование", _get("sharding", lambda v: SHARDING_TEXT.get(str(v), str(v)))),
     (("lora_trainable_pct",), "Обучаемых параметров", _get("lora_trainable_pct", _pct)),
     (("price_month",), "Цена", _price("price_month", "в месяц")),
     (("price_hour",), "Цена", _price("price_hour", "в час")),
@@ -191,10 +198,11 @@ def input_items(
 ) -> list[tuple[str, str]]:
     """What the user stated (or carried from earlier turns), each label once, human values."""
     inputs = dict(result.inputs)
-    if isinstance(inputs.get("model"), str) and inputs["model"]:
-        inputs["model"] = model_name(inputs["model"], catalog)
-    if isinstance(inputs.get("gpu"), str) and inputs["gpu"]:
-        inputs["gpu"] = gpu_name(inputs["gpu"], catalog)
+    model, gpu = inputs.get("model"), inputs.get("gpu")
+    if isinstance(model, str) and model:
+        inputs["model"] = model_name(model, catalog)
+    if isinstance(gpu, str) and gpu:
+        inputs["gpu"] = gpu_name(gpu, catalog)
     out: dict[str, str] = {}
     for keys, label, fmt in INPUT_ROWS:
         if label in out or not any(k in stated for k in keys):
@@ -208,24 +216,24 @@ def input_items(
 # -- defaults as assumptions ---------------------------------------------------------------------
 
 
-def _default(fmt: Callable[[dict[str, Any]], str | None]) -> Formatter:
-    def phrase(i: dict[str, Any]) -> str | None:
+def _default(fmt: Formatter) -> Formatter:
+    def phrase(i: Inputs) -> str | None:
         text = fmt(i)
         return f"{text} — по умолчанию" if text else None
 
     return phrase
 
 
-def _kv_precision(i: dict[str, Any]) -> str | None:
+def _kv_precision(i: Inputs) -> str | None:
     return f"KV-кэш в {precision(i.get('kv_precision'))}" if i.get("context_tokens") else None
 
 
-def _batch(i: dict[str, Any]) -> str | None:
+def _batch(i: Inputs) -> str | None:
     n = int(i.get("batch") or 1)
     return count(n, "одновременный запрос", "одновременных запроса", "одновременных запросов")
 
 
-def _context(i: dict[str, Any]) -> str | None:
+def _context(i: Inputs) -> str | None:
     """Said of a context left out: the default a named model is computed with, or that the KV
     cache is in the margin (a bare size)."""
     n = int(i.get("context_tokens") or 0)
@@ -234,16 +242,16 @@ def _context(i: dict[str, Any]) -> str | None:
     return "Контекст не назван — KV-кэш отдельно не считали, он входит в запас"
 
 
-def _overhead(i: dict[str, Any]) -> str | None:
+def _overhead(i: Inputs) -> str | None:
     pct = _pct_range(i)
     return f"Запас {pct} на служебные расходы" if pct else None
 
 
-def _sharding(i: dict[str, Any]) -> str | None:
-    return "Без шардирования" if (i.get("gpus") or 1) > 1 else None
+def _sharding(i: Inputs) -> str | None:
+    return "Без шардирования" if _several_gpus(i) else None
 
 
-def _hours_per_month(i: dict[str, Any]) -> str | None:
+def _hours_per_month(i: Inputs) -> str | None:
     """Only when a month is part of the sum: a price or a duration in months/years."""
     priced = any(i.get(k) for k in ("price_month", "price_hour", "gpu"))
     if not priced and i.get("duration_unit") not in ("months", "years"):
@@ -251,14 +259,14 @@ def _hours_per_month(i: dict[str, Any]) -> str | None:
     return f"Месяц = {num(float(i.get('hours_per_month') or 730))}{NBSP}ч (среднее число часов)"
 
 
-def _gpus(i: dict[str, Any]) -> str | None:
+def _gpus(i: Inputs) -> str | None:
     if "duration" in i and not i.get("duration"):  # a price conversion: the count plays no part
         return None
     return f"{num(int(i.get('gpus') or 1))}{NBSP}GPU"
 
 
-def _price_scope(i: dict[str, Any]) -> str | None:
-    return "Цена за один GPU" if (i.get("gpus") or 1) > 1 else None
+def _price_scope(i: Inputs) -> str | None:
+    return "Цена за один GPU" if _several_gpus(i) else None
 
 
 DEFAULT_PHRASES: dict[str, Formatter] = {
