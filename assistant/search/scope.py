@@ -14,7 +14,6 @@ dev rows by eval/train_scope.py. Which entries answer, and whether as a comparis
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -23,7 +22,7 @@ from assistant.search.retrieval import Retrieval
 from assistant.text.tokens import Tokens
 from assistant.understanding.reader import ParsedMessage
 from assistant.understanding.signals import Signals
-from assistant.understanding.vocabulary import Vocabulary
+from assistant.understanding.vocabulary import Vocabulary, is_latin
 
 COS_SURE = 0.88  # dense similarity that alone means the glossary covers the question
 COS_MAYBE = 0.80  # covered only if BM25 agrees
@@ -100,7 +99,7 @@ def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary) -> bool:
 
 def _unknown_tool(question: Tokens, vocabulary: Vocabulary) -> bool:
     """A Latin word the glossary never uses and that is no typo of one (OpenSM, toolkit)."""
-    return any(_latin(w) for w in vocabulary.unknown_words(question, english_guard=False))
+    return any(is_latin(w) for w in vocabulary.unknown_words(question, english_guard=False))
 
 
 def _question_sure(retrieval: Retrieval) -> bool:
@@ -149,10 +148,10 @@ def scope_facts(
     second = dense[1] if len(dense) > 1 else best
     bm25 = max(retrieval.bm25.values(), default=0.0)
     unknown_words = vocabulary.unknown_words(question, english_guard=False)
-    latin = sum(_latin(w) for w in unknown_words)
-    n_latin = sum(_latin(w) for w in question.words)
+    latin = sum(is_latin(w) for w in unknown_words)
+    n_latin = sum(is_latin(w) for w in question.words)
     share = n_latin / max(len(question.words), 1)
-    foreign = sum(len(w) >= 2 and _latin(w) and w not in vocabulary.words for w in question.words)
+    foreign = sum(len(w) >= 2 and is_latin(w) and w not in vocabulary.words for w in question.words)
     lexical = _lexical_cover(question, [h.slug for h in retrieval.hits[:3]], vocabulary)
     return ScopeFacts(
         rules=float(_covered(named, retrieval, unknown, vocabulary, question, gpu)),
@@ -179,11 +178,6 @@ def scope_facts(
     )
 
 
-def _latin(word: str) -> bool:
-    return _LATIN.search(word) is not None
-
-
-_LATIN = re.compile(r"[a-z]")
 
 
 def _lexical_cover(question: Tokens, top: list[str], vocabulary: Vocabulary) -> dict[str, float]:

@@ -34,6 +34,14 @@ def _spelled_as_names(text: str) -> frozenset[str]:
     return frozenset(m.group(0).lower() for m in _MIXED_CASE.finditer(text))
 
 
+_LATIN = re.compile(r"[a-z]")
+
+
+def is_latin(word: str) -> bool:
+    """A folded word with a Latin letter («tpu», «h100»): a name rather than a Russian word."""
+    return _LATIN.search(word) is not None
+
+
 _CARD_NUMBER = re.compile(r"\b(?:rtx|gtx|rx|ртх)\s?([1-9]\d[3-9]0)\b")  # 4080, 7900; not 2025
 
 
@@ -61,7 +69,7 @@ class Vocabulary:
         # short; a short Russian word is not guessed («борщ» is one letter from «борт»)
         spelt = {w for e in glossary.entries for n in e.names for w in words(n) if len(w) >= 7}
         self.name_keys = frozenset(
-            k for w in spelt if not re.search(r"[a-z]", w) for k in (w, *deletes(w))
+            k for w in spelt if not is_latin(w) for k in (w, *deletes(w))
         )
 
     @cached_property
@@ -109,7 +117,7 @@ class Vocabulary:
             for w, lem in zip(text.words, text.word_lemmas, strict=True)
             if len(w) >= 3 and not w.isdigit() and w not in STOPWORDS
         ]
-        latin = [w for w, _ in tokens if re.search(r"[a-z]", w)]
+        latin = [w for w, _ in tokens if is_latin(w)]
         if english_guard and len(latin) > max(2, len(tokens) // 2):
             return []
         spelled = _spelled_as_names(text.text)
