@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from assistant.understanding.lexicon import DEFINITION
+from assistant.understanding.lexicon import CARD, DEFINITION
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -52,11 +52,10 @@ _PROVIDER = re.compile(
     r"(?<![\w])(?:у вас|вы\b|ваш\w*|fullgpu|фулгпу|фуллгпу|у себя|с вас|вами|вам\b|"
     r"можно (?:ли )?(?:взять|арендовать|снять|получить|подключить)|"
     # a part of a card to rent: «пол-карты», «половину GPU», «кусок видеокарты»
-    r"пол[- ]?карт\w*|пол ?gpu|половин\w* (?:карт|gpu|гпу|видеокарт)\w*|"
-    r"(?:часть|кусок|долю) (?:карт|gpu|гпу|видеокарт)\w*|"
+    rf"пол[- ]?{CARD}\w*|пол ?gpu|половин\w* {CARD}\w*|(?:часть|кусок|долю) {CARD}\w*|"
     # the customer's own rented card or server: «на моей гпушке будут чужие задачи?»
-    r"(?:мо[йяеюё]|моей|моего|моих|мою|моём|моем) (?:\w+ )?(?:гпу\w*|gpu|карт\w*|видеокарт\w*|"
-    r"сервер\w*|инстанс\w*|машин\w*))"
+    rf"(?:мо[йяеюё]|моей|моего|моих|мою|моём|моем) (?:\w+ )?(?:{CARD}\w*|сервер\w*|инстанс\w*|"
+    r"машин\w*))"
 )
 _ERROR_LOG = re.compile(
     r"traceback|outofmemoryerror|out of memory|\boom\b|cuda error|runtimeerror|valueerror|"
