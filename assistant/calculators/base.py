@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 from typing_extensions import TypedDict
 
+from assistant.calculators.tool_schema import FunctionTool, JsonObject
 from assistant.calculators.units import num
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
-from assistant.llm.wire import FunctionTool, JsonObject
 
 # One input of a calculator or one scalar value of its result: a number, a name (model, GPU,
 # precision, unit), a flag or nothing; exactly what the JSON of `arguments`/`result` holds.

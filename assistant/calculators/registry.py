@@ -23,8 +23,8 @@ from enum import StrEnum
 
 from assistant.calculators import cost, fit, memory, power, training
 from assistant.calculators.base import Tool, ToolResult
+from assistant.calculators.tool_schema import FunctionTool
 from assistant.errors import ToolInputError
-from assistant.llm.wire import FunctionTool
 
 __all__ = ["TOOLS", "Tool", "ToolName", "ToolResult", "all_tools", "get_tool", "openai_tools"]
 

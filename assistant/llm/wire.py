@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
-JsonObject = dict[str, JsonValue]
+from assistant.calculators.tool_schema import FunctionSpec, FunctionTool, JsonObject
+
+__all__ = ["FunctionSpec", "FunctionTool", "JsonObject"]  # the tools' own shape, re-exported
 
 
 class FunctionCall(TypedDict):
@@ -38,18 +40,6 @@ class ChatMessage(TypedDict):
     content: str | None  # None: an assistant message that only calls tools
     tool_calls: NotRequired[list[ToolCallItem]]
     tool_call_id: NotRequired[str]  # role "tool": the call this answers
-
-
-class FunctionSpec(TypedDict):
-    name: str
-    description: str
-    parameters: JsonObject  # the input model's JSON Schema
-    strict: NotRequired[bool]  # structured outputs: arguments must match the schema
-
-
-class FunctionTool(TypedDict):
-    type: Literal["function"]
-    function: FunctionSpec
 
 
 class FunctionName(TypedDict):
