@@ -178,8 +178,6 @@ def scope_facts(
     )
 
 
-
-
 def _lexical_cover(question: Tokens, top: list[str], vocabulary: Vocabulary) -> dict[str, float]:
     """How much of the question the leading entries' own words cover: a how-to for a tool the
     entry only names («как поднять OpenSM на InfiniBand-свитче») shares one word with it."""

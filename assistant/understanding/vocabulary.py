@@ -68,9 +68,7 @@ class Vocabulary:
         # long Cyrillic spellings of names («инфинибэнд»): «инфинбэнд» is that name, one letter
         # short; a short Russian word is not guessed («борщ» is one letter from «борт»)
         spelt = {w for e in glossary.entries for n in e.names for w in words(n) if len(w) >= 7}
-        self.name_keys = frozenset(
-            k for w in spelt if not is_latin(w) for k in (w, *deletes(w))
-        )
+        self.name_keys = frozenset(k for w in spelt if not is_latin(w) for k in (w, *deletes(w)))
 
     @cached_property
     def entry_text(self) -> dict[str, frozenset[str]]:
