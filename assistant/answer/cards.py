@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from assistant.answer import evidence
-from assistant.answer.compose import Picked, SentenceBank, is_reference, with_marker
+from assistant.answer.compose import Picked, SentenceBank, is_reference, standalone, with_marker
 from assistant.answer.generation import AnswerContext
 from assistant.answer.plans import alternatives, offered_lead, provider_lead, vendor_lead
 from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
@@ -183,6 +183,6 @@ class CardAnswers:
             if entry is None or len(out) >= 2:
                 continue
             found = evidence.mentioning(self.bank, entry, searched.retrieval, question, names)
-            if found:
-                out.append(Picked(entry, first + len(out), (found[0],)))
+            if found:  # one sentence out of its entry: «Его используют…» needs «OAM: его…»
+                out.append(Picked(entry, first + len(out), (standalone(entry, found[0]),)))
         return tuple(out)

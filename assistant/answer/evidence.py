@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant.answer.compose import Picked, SentenceBank, is_reference, pick
+from assistant.answer.compose import Picked, SentenceBank, is_reference, pick, standalone
 from assistant.corpus.glossary import Entry
 from assistant.schema import Evidence
 from assistant.search.retrieval import Retrieval
@@ -79,6 +79,8 @@ def select(
             prefer=others,
             definition=fresh,
         )
+        if limit is not None and sents:  # no definition before it: «Его используют…» needs
+            sents = [standalone(entry, sents[0]), *sents[1:]]  # the entry named («OAM: его…»)
         out.append(Picked(entry, n, tuple(sents)))
     return tuple(p for p in out if p.sentences)
 
