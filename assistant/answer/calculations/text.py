@@ -53,8 +53,9 @@ def assumptions_text(items: list[str]) -> str:
 
 
 def _lower_first(text: str) -> str:
-    """«Запас …» → «запас …», but «KV-кэш», «ГБ», «FP8» keep their capitals."""
-    if len(text) > 1 and text[0].isupper() and text[1].islower():
+    """«Запас …» → «запас …», «У этого GPU …» → «у этого GPU …», but «KV-кэш», «ГБ», «FP8»
+    keep their capitals."""
+    if len(text) > 1 and text[0].isupper() and (text[1].islower() or text[1] == " "):
         return text[0].lower() + text[1:]
     return text
 
