@@ -23,7 +23,7 @@ def test_chat_stream_citation_feedback_and_reload(page: Any, server: str, shots:
     assert link.inner_text() == "NVLink"
     href = link.get_attribute("href")
     assert href == server + "/glossary/nvlink"
-    entry = httpx.get(href)
+    entry = httpx.get(href, timeout=30)
     assert entry.status_code == 200 and "Высокоскоростной интерконнект" in entry.text
 
     calc = ask(page, "сколько видеопамяти нужно для 70B в FP8?")
@@ -103,16 +103,16 @@ def test_delete_conversation_asks_once_then_deletes_it_on_the_server(
     assert not forget.is_visible()  # nothing stored yet: nothing to delete
     ask(page, "что такое NVLink?")
     session = page.evaluate("Object.keys(localStorage).map(k => localStorage[k])[0]")
-    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 200
+    assert httpx.get(f"{server}/v1/sessions/{session}", timeout=30).status_code == 200
     forget.click()
     page.get_by_role("button", name="Отмена").click()  # changed their mind: nothing happens
-    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 200
+    assert httpx.get(f"{server}/v1/sessions/{session}", timeout=30).status_code == 200
     forget.click()
     page.get_by_text("Удалить этот разговор с сервера?").wait_for()
     page.screenshot(path=str(shots / f"widget-forget-{size}.png"))
     page.get_by_role("button", name="Удалить", exact=True).click()
     page.get_by_text("Разговор удалён").wait_for()
-    assert httpx.get(f"{server}/v1/sessions/{session}").status_code == 404
+    assert httpx.get(f"{server}/v1/sessions/{session}", timeout=30).status_code == 404
     assert page.locator(".fg-msg.fg-user").count() == 0 and not forget.is_visible()
     assert page.evaluate("Object.keys(localStorage).length") == 0
     page.reload()
