@@ -13,6 +13,7 @@ from typing import Any
 from assistant.answer.calculations.display import assumptions
 from assistant.answer.calculations.questions import notes, question
 from assistant.answer.diagnosis import remedies
+from assistant.answer.specs import short_name
 from assistant.calculators.base import ToolResult
 from assistant.calculators.memory import range_text
 from assistant.calculators.registry import find_tool
@@ -99,26 +100,27 @@ def side_by_side(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
     return f"Для {who}: {parts}.{more} {ask}"
 
 
-def cache_first(r: ToolResult) -> str:
-    """The calculator's sentences with the KV cache's first, as the answer it is: «KV-кэш для
-    одного запроса с контекстом 32 768 токенов займёт около 3,22 ГБ (…). Примерно …»."""
+def _moved_first(r: ToolResult, opening: str, said: str, as_lead: str) -> str:
+    """The calculator's sentence that opens with `opening` put first, `said` in it read as
+    `as_lead`; the text as is when it has no such sentence."""
     sentences = split_sentences(r.summary_ru)
-    cache = [x for x in sentences if x.startswith("KV-кэш для")]
-    if not cache:
+    found = [x for x in sentences if x.startswith(opening)]
+    if not found:
         return r.summary_ru
-    rest = [x for x in sentences if x not in cache]
-    return " ".join([cache[0].replace(" — около", " займёт около", 1), *rest])
+    rest = [x for x in sentences if x not in found]
+    return " ".join([found[0].replace(said, as_lead, 1), *rest])
+
+
+def cache_first(r: ToolResult) -> str:
+    """The KV cache's sentence first, as the answer it is: «KV-кэш для одного запроса с
+    контекстом 32 768 токенов займёт около 3,22 ГБ (…). Для … нужно около …»."""
+    return _moved_first(r, "KV-кэш для", " — около", " займёт около")
 
 
 def count_first(r: ToolResult) -> str:
     """«сколько H100 нужно под 405B?»: the cards it takes first — «Понадобится 16 × H100 SXM
     (около 55–67 ГБ на GPU). На одну … не поместится: …»; one card that fits says so as is."""
-    sentences = split_sentences(r.summary_ru)
-    many = [x for x in sentences if x.startswith("С запасом хватит ")]
-    if not many:
-        return r.summary_ru
-    rest = [x for x in sentences if x not in many]
-    return " ".join([many[0].replace("С запасом хватит ", "Понадобится ", 1), *rest])
+    return _moved_first(r, "С запасом хватит ", "С запасом хватит ", "Понадобится ")
 
 
 def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
@@ -181,7 +183,7 @@ def _fp4_note(results: Sequence[ToolResult], catalog: Catalog) -> str:
     if "fp4" not in precisions or len(precisions) < 2 or len(cards) != 1:
         return ""
     gpu = catalog.gpus[cards.pop()]
-    name = gpu.name.split(" (")[0]
+    name = short_name(gpu)
     if gpu.fp4_support:
         return f" {name} поддерживает FP4 аппаратно ({gpu.architecture})."
     return f" Аппаратной поддержки FP4 у {name} нет ({gpu.architecture})."
