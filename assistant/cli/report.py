@@ -11,6 +11,7 @@ import typer
 from assistant.cli import app
 from assistant.cli.common import console, settings, user_errors
 from assistant.cli.terminal import terminal_json, terminal_safe
+from assistant.console.labels import ROUTES
 
 if TYPE_CHECKING:
     from assistant.console.gaps import Gap
@@ -76,16 +77,6 @@ def _days_label(days: float) -> str:
     return f"за {days:g} дн." if days > 0 else "за всё время"
 
 
-_ROUTES = {
-    "term": "термин",
-    "comparison": "сравнение",
-    "numeric": "расчёт",
-    "clarify": "уточнение",
-    "greeting": "приветствие",
-    "out_of_scope": "не по теме",
-    "injection": "попытка обхода",
-    "not_found": "нет в глоссарии",
-}
 _COMMENT_CHARS = 300  # the full text stays in --json
 
 
@@ -117,7 +108,7 @@ def _print_table(groups: list[ReportGroup]) -> None:
     for i, g in enumerate(groups, 1):
         wordings = "\n".join(f"· {_shown(w)}" for w in g.wordings[:3] if w != g.question)
         routes = ", ".join(
-            f"{_ROUTES.get(r, r)} ×{n}" for r, n in sorted(g.routes.items(), key=lambda x: -x[1])
+            f"{ROUTES.get(r, r)} ×{n}" for r, n in sorted(g.routes.items(), key=lambda x: -x[1])
         )
         table.add_row(
             str(i),
