@@ -34,6 +34,24 @@ def _hidden(c: str) -> bool:
     return category in _HIDDEN or (category == "Cc" and c not in _KEPT)
 
 
+class _Table(dict[int, int | None]):
+    """str.translate's table, filled per code point on first sight: a hidden character maps
+    to None (dropped), a tab or CR to a space, anything else to itself. Once a text's
+    characters have been seen, translate runs at C speed (a Python loop per character cost
+    ~0.3 ms per answer)."""
+
+    def __missing__(self, point: int) -> int | None:
+        c = chr(point)
+        value = ord(" ") if c in "\t\r" else None if _hidden(c) else point
+        if len(self) < _SEEN_MAX:  # an echoed message of rare characters cannot grow it
+            self[point] = value
+        return value
+
+
+_SEEN_MAX = 65_536
+_TABLE = _Table()
+
+
 def controls(text: str) -> list[str]:
     """Control, format (bidi, zero-width) and private-use characters, as «U+202E»."""
     found = dict.fromkeys(f"U+{ord(c):04X}" for c in text if _hidden(c) and c not in "\t\r")
@@ -61,7 +79,7 @@ def plain(text: str) -> str:
 
     A Markdown link keeps its words, an image, a tag or a comment goes entirely; spaces left
     twice by a removal become one. A text that was plain comes back unchanged."""
-    out = "".join(" " if c in "\t\r" else c for c in text if not _hidden(c) or c in "\t\r")
+    out = text.translate(_TABLE)
     if not markup(out):
         return out if out == text else _tidy(out)
     out = _COMMENT.sub(" ", out)
