@@ -96,6 +96,7 @@ class AliasMatcher:
     # names that are also everyday Russian words («куда» = where, «миг» = moment): alone they
     # are weak evidence, like a typo; «куда тулкит», «MIG» stay names
     EVERYDAY = frozenset({"куда", "миг"})
+    SEEN_MAX = 256  # the last messages' matches, kept for the stages that read them again
 
     def __init__(self, glossary: Glossary) -> None:
         self.phrases: dict[str, set[str]] = {}
@@ -115,6 +116,7 @@ class AliasMatcher:
                     if _fuzzy_phrase(form):
                         self._index_phrase(tuple(form.split(" ")), entry.slug)
         self.longest = max((p.count(" ") + 1 for p in self.phrases), default=1)
+        self._seen: dict[tuple[str, float], dict[str, float]] = {}
 
     def _index_phrase(self, tokens: tuple[str, ...], slug: str) -> None:
         for i, word in enumerate(tokens):
@@ -136,6 +138,15 @@ class AliasMatcher:
     def match(self, query: str, everyday: float = 0.5) -> dict[str, float]:
         """slug → match strength (number of words in the longest matched name); `everyday`: the
         strength of a name that is an everyday word («что такое куда» defines it: 1.0)."""
+        key = (query, everyday)
+        found = self._seen.get(key)
+        if found is None:  # reading a message and retrieving for it match the same text
+            if len(self._seen) >= self.SEEN_MAX:
+                self._seen.clear()
+            found = self._seen[key] = self._match(query, everyday)
+        return dict(found)  # the caller's own copy
+
+    def _match(self, query: str, everyday: float) -> dict[str, float]:
         raw = words(query)
         found: dict[str, float] = {}
         # only the word as written is the everyday one: «куду», «на куде» are CUDA's own forms
