@@ -43,6 +43,9 @@ def is_latin(word: str) -> bool:
 
 
 _CARD_NUMBER = re.compile(r"\b(?:rtx|gtx|rx|ртх)\s?([1-9]\d[3-9]0)\b")  # 4080, 7900; not 2025
+# an accelerator's model number: a series letter and its figures (v100, a6000, mi250x, h20);
+# one letter off a listed one is another card, not a typo («v100» is not «a100»). Not p: p95
+_MODEL_NUMBER = re.compile(r"(?:mi|rx|gb|gh|[abhlvkt])\d{2,4}[a-z]?")
 
 
 class Vocabulary:
@@ -95,9 +98,11 @@ class Vocabulary:
         return word in self.typo_keys or any(d in self.typo_keys for d in deletes(word))
 
     def unknown_card(self, text: Tokens) -> bool:
-        """«RTX 4080 Super»: a consumer card the catalogue has no sheet for (its number is in no
-        catalogue name), so no figure about it is ours to give."""
-        return any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded))
+        """«RTX 4080 Super», «V100 32GB»: a card the catalogue has no sheet for (its number is
+        in no catalogue name), so no figure about it is ours to give."""
+        if any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded)):
+            return True
+        return any(_MODEL_NUMBER.fullmatch(w) and w not in self.words for w in text.words)
 
     def _misspelt_name(self, word: str) -> bool:
         if len(word) < 7:
@@ -122,7 +127,9 @@ class Vocabulary:
         out = []
         for w, lem in tokens:
             if w in latin:
-                if w not in self.words and (w in spelled or not self.is_typo_of_known(w)):
+                if w not in self.words and (
+                    w in spelled or _MODEL_NUMBER.fullmatch(w) or not self.is_typo_of_known(w)
+                ):
                     out.append(w)
             elif lem not in self.lemmas and not self._misspelt_name(w):
                 out.append(w)

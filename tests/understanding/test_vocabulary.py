@@ -28,3 +28,17 @@ def test_a_consumer_card_the_catalogue_lists_no_sheet_for_is_unknown(
     assert vocabulary.unknown_card(tokenize("сколько видеопамяти у RTX 4080 Super?"))
     assert not vocabulary.unknown_card(tokenize("сколько видеопамяти у RTX 4090?"))
     assert not vocabulary.unknown_card(tokenize("новая rtx 2025-го года"))  # a year, not a card
+
+
+def test_a_model_number_one_letter_off_a_listed_card_is_another_card(
+    vocabulary: Vocabulary,
+) -> None:
+    # «v100» is one letter from «a100»/«h100»: a different card, not a typo
+    assert vocabulary.unknown_card(tokenize("какая пропускная способность памяти у V100 32GB?"))
+    assert vocabulary.unknown_card(tokenize("RTX A6000 или L40S?"))
+    assert vocabulary.unknown_card(tokenize("сколько памяти у H20"))
+    for listed in ("a100", "H100", "l40s", "MI300X", "b200"):
+        assert not vocabulary.unknown_card(tokenize(f"сколько памяти у {listed}?"))
+    # a latency percentile or a context size is no card
+    assert not vocabulary.unknown_card(tokenize("p95 задержки на 8k контекста"))
+    assert "v100" in vocabulary.unknown_words(tokenize("есть ли у вас v100"))
