@@ -170,6 +170,16 @@ def test_a_figure_the_sheet_lacks_is_said_to_be_missing_not_replaced(pipeline) -
     a = pipeline.answer("какой TDP у B300 на одну карту?")
     lead = first_sentence(a).replace("\u00a0", " ")
     assert lead.startswith("TDP NVIDIA B300") and "не указан" in lead
+    assert a.refused  # the question is not answered: the console lists it among the gaps
+
+
+def test_a_spec_no_sheet_carries_is_declined_with_what_the_sheet_has(pipeline) -> None:
+    a = pipeline.answer("boost clock у RTX 5090 в МГц и сколько там RT-ядер?")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert a.refused and "RTX 5090" in lead and "нет" in lead and "TDP" in lead
+    assert "МГц" not in a.answer  # no clock figure invented
+    b = pipeline.answer("сколько памяти у B300?")
+    assert not b.refused and "288 ГБ" in first_sentence(b).replace("\u00a0", " ")
 
 
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:

@@ -11,13 +11,19 @@ generated text goes through the same guard as every answer (Answerer's `finish`)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from assistant.answer import evidence
 from assistant.answer.compose import Picked, SentenceBank, is_reference, standalone, with_marker
 from assistant.answer.generation import AnswerContext
 from assistant.answer.plans import alternatives, offered_lead, provider_lead, vendor_lead
-from assistant.answer.specs import comparison_lead, fact_sentences, sheet_sentences, sheet_slug
+from assistant.answer.specs import (
+    comparison_lead,
+    fact_sentences,
+    sheet_sentences,
+    sheet_slug,
+    unknown,
+)
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, Turn
@@ -25,7 +31,11 @@ from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.decide import Understanding
 
-Finish = Callable[[AnswerContext, AnswerMeta], Answer]  # generate, verify, cite (Answerer)
+
+class Finish(Protocol):
+    """Generate, verify, cite (Answerer._finish); `refused`: the question is not answered."""
+
+    def __call__(self, ctx: AnswerContext, meta: AnswerMeta, *, refused: bool = ...) -> Answer: ...
 
 
 class CardAnswers:
@@ -78,7 +88,9 @@ class CardAnswers:
             confidence="high",
         )
         meta.evidence = [evidence.evidence(p) for p in picked]
-        return self.finish(ctx, meta)
+        # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
+        missing = route == "term" and unknown(gpus[0], fields)
+        return self.finish(ctx, meta, refused=missing)
 
     def provider(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer | None:
         """What FullGPU does, includes or does not: its own sentence first, yes or no before

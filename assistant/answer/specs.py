@@ -129,12 +129,27 @@ def spec_entries(catalog: Catalog) -> dict[str, Entry]:
 
 
 def fact_sentences(gpu: Gpu, fields: Sequence[str]) -> list[str]:
-    """What was asked of one card, in the order asked; the memory when nothing in particular."""
+    """What was asked of one card, in the order asked; the memory when nothing in particular;
+    for what no sheet carries («частота», «RT-ядра»), that it is not there and what is."""
     sentences = sheet_sentences(gpu)
+    if "unlisted" in fields:
+        sentences["unlisted"] = (
+            f"Этой характеристики {short_name(gpu)} в каталоге FullGPU нет: в нём — память, "
+            "пропускная способность, производительность в TFLOPS, TDP и связь между GPU."
+        )
     asked = [f for f in fields if f in sentences and f != "overview"] or ["memory"]
     if "bandwidth" in asked and "memory" in asked:  # «пропускная способность памяти»
         asked.remove("memory")
     return [sentences[f] for f in dict.fromkeys(asked)]
+
+
+def unknown(gpu: Gpu, fields: Sequence[str]) -> bool:
+    """Every spec asked of the card is one its sheet lacks: the question is not answered."""
+    asked = [f for f in fields if f not in ("offered", "overview")]
+    sheet = sheet_sentences(gpu)
+    return bool(asked) and all(
+        f == "unlisted" or (f == "tdp" and not gpu.tdp_w) or f not in sheet for f in asked
+    )
 
 
 _FOCUS_WORDS: dict[str, str] = {

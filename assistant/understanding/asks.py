@@ -40,6 +40,16 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
     ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
     ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
+    # what a card's sheet does not carry: its clocks, RT cores, process, transistors, street
+    # price, release date, memory bus, core counts («boost clock у RTX 5090 в МГц»)
+    (
+        "unlisted",
+        r"частот\w*|clocks?\b|мгц|mhz|ггц|ghz|буст\w*|boost|rt[- ]?ядр\w*|rt[- ]?cores?|"
+        r"техпроцесс\w*|\d+ ?нм\b|транзистор\w*|msrp|розничн\w*|дата выхода|"
+        r"когда (?:вышл|выйдет|выпустил)\w*|разрядност\w*|шин\w* памят\w*|l2|"
+        r"sm[- ]?блок\w*|мультипроцессор\w*|"
+        r"сколько (?:там |у неё |у нее )?(?:cuda|куда|rt|тензорн\w*)[- ]?(?:ядер|cores)",
+    ),
     (
         "offered",
         r"у вас|есть ли|есть в аренд\w*|такие есть|есть такие|сдаете|сдаёте|"
