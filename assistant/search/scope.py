@@ -89,12 +89,24 @@ def _covered(
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
-def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary) -> bool:
+def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary, retrieval: Retrieval) -> bool:
     """What no entry answers however near: another vendor's product or a recipe (signals.py), a
-    setup procedure for a tool the glossary never names, a card the catalogue does not list."""
+    setup procedure for a tool the glossary never names, a card the catalogue does not list,
+    and a how-to about such a tool whose words the leading entries mostly do not use."""
     if sig.outside or vocabulary.unknown_card(question):
         return True
-    return sig.procedure and _unknown_tool(question, vocabulary)
+    if not (sig.procedure or sig.how_to) or not _unknown_tool(question, vocabulary):
+        return False
+    if sig.procedure:
+        return True
+    top = [h.slug for h in retrieval.hits[:3]]
+    return _lexical_cover(question, top, vocabulary)["top3_asked"] < HOW_TO_COVER
+
+
+# share of a how-to's content words the top three entries (text and customer questions) use,
+# under which they do not answer it (dev: the blind near-domain how-tos 0.08-0.58, in-scope
+# how-tos naming an unknown tool 0.67-1.0; at 0.6 one of those was refused, at 0.5 none)
+HOW_TO_COVER = 0.5
 
 
 def _unknown_tool(question: Tokens, vocabulary: Vocabulary) -> bool:
@@ -221,7 +233,7 @@ def _decide(
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
-    if not message.log and _outside(sig, question, vocabulary):
+    if not message.log and _outside(sig, question, vocabulary, retrieval):
         return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);

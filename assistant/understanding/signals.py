@@ -93,6 +93,12 @@ _PROCEDURE = re.compile(
     r"прописать|подкрутить|поменять)\b|"
     r"\bпо шагам\b|\bпошагов\w*|step[- ]by[- ]step"
 )
+# any «как <сделать>» («как логировать только с rank0», «как перенести папку с моделями»): a
+# how-to, outside only when the entries it leads to do not cover its words (search/scope.py)
+_HOW_TO = re.compile(
+    r"(?<!\w)как\s+(?:правильно\s+|мне\s+|теперь\s+|лучше\s+|бы\s+)?[а-яё]+(?:ть|ти|чь)(?:ся)?\b|"
+    r"(?<!\w)how (?:do i|to|can i|should i)\b"
+)
 _GREETING = re.compile(
     r"^(?:привет\w*|здравств\w*|здрас\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
     r"доброго времени суток|приветики|алло|good (?:morning|afternoon|evening))\b"
@@ -208,6 +214,7 @@ class Signals:
     throughput: bool = False  # asks for tokens per second: no calculator gives that
     outside: bool = False  # another vendor's accelerator, a config or settings values (_FOREIGN)
     procedure: bool = False  # «как поднять / установить …»: a setup how-to (_PROCEDURE)
+    how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
     # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
     chat: str = ""
 
@@ -242,6 +249,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         throughput=bool(_THROUGHPUT.search(t)),
         outside=bool(_FOREIGN.search(t) or _RECIPE.search(t)),
         procedure=bool(_PROCEDURE.search(t)),
+        how_to=bool(_HOW_TO.search(t)),
     )
 
 

@@ -25,6 +25,10 @@ NEAR_DOMAIN = [
     "как в PyTorch FSDP включить activation checkpointing, какой код написать?",
     "сколько видеопамяти у RTX 4080 Super и хватит ли её для SDXL?",
     "AdamW: какие betas и weight_decay ставить для файнтюна 8B?",
+    # a how-to of any verb about a tool no entry describes
+    "mlflow на каждом воркере создаёт свой эксперимент, как писать метрики только из rank0?",
+    "как переложить кэш моделей huggingface на второй nvme, а то корень забит",
+    "сколько пропускная способность памяти у V100 32GB?",  # a card the catalogue does not list
 ]
 
 IN_SCOPE = [
@@ -33,6 +37,12 @@ IN_SCOPE = [
     ("зачем нужен KV-кэш при генерации?", "kv-cache"),
     ("что даёт LoRA при дообучении большой модели?", "lora"),
     ("для чего в кластере InfiniBand?", "infiniband"),
+    # how-tos that name a tool no entry describes, about what an entry does say
+    ("как в deepspeed урезать память оптимизатора на каждой карте при обучении?", "zero"),
+    (
+        "как мне через torchrun раскидать 70B на 4 H100, если в одну не влезает?",
+        "tensor-parallelism",
+    ),
 ]
 
 
