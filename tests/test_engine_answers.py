@@ -131,6 +131,21 @@ def test_small_talk_gets_a_short_human_reply(pipeline, message: str) -> None:
     assert len(a.answer) < 400  # no entry read out
 
 
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [
+        ("вы бот или живой человек?", "не человек"),  # answered as asked
+        ("как дела?", "хорошо"),
+        ("добрый вечер, есть тут кто-нибудь?", "Здравствуйте"),
+        ("ок, дальше сам разберусь. благодарю", "Пожалуйста"),
+    ],
+)
+def test_small_talk_in_other_words_is_still_small_talk(pipeline, message: str, says: str) -> None:
+    a = pipeline.answer(message)
+    assert a.route == "greeting" and not a.refused and not a.citations
+    assert says in a.answer and "GPU" in a.answer
+
+
 def test_a_fit_states_the_weights_in_its_text(pipeline) -> None:
     a = pipeline.answer("поместится ли Llama 3 8B в BF16 на RTX 4090?")
     assert "16,06" in a.answer and "веса" in a.answer  # not only in the table

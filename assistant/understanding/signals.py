@@ -113,7 +113,10 @@ _HELP = re.compile(
 # («у меня вопрос по H100 …» goes on to ask it)
 _PRESENCE = re.compile(
     r"(?:а |подскажите,? )?(?:(?:ты|вы) (?:бот|робот|человек|тут|здесь)|"
-    r"ты человек или (?:бот|робот)|есть кто\w*(?: живой| тут| здесь)?|можно (?:задать )?вопрос|"
+    r"(?:ты|вы) (?:(?:живой|настоящий) )?(?:бот|робот|человек|нейросеть|ии|ai)"
+    r"(?: или (?:(?:живой|настоящий) )?(?:бот|робот|человек|нейросеть))?|"
+    r"(?:(?:тут|здесь|есть) ){0,2}кто[- ]?\w*(?: живой)?(?: (?:тут|здесь))?(?: есть)?|"
+    r"можно (?:задать )?вопрос|"
     r"у меня (?:есть )?(?:вопрос|пара вопросов)|помогите,? (?:пожалуйста|плиз)?|"
     r"чем (?:вы )?занимаетесь|как (?:дела|жизнь|поживаешь)|how are you|are you (?:a )?bot)"
 )
@@ -131,12 +134,17 @@ _PRAISE = re.compile(
     r"(?:вс[её] )?(?:заработал\w*|получилось|помогло|разобрал\w*)|(?:вы|ты) (?:лучш\w*|супер|"
     r"молодц\w*|крут\w*)|супер|класс|отлично|круто|great|awesome"
 )
-CHATS = ("hello", "help", "thanks", "praise", "bye")
+# «ты бот?» is answered as asked (a program, not a person), «как дела?» with a word back
+_BOT = re.compile(r"(?:бот|робот|человек|нейросеть|\bии\b|\bai\b|are you (?:a )?bot)")
+_HOW_ARE_YOU = re.compile(r"как (?:дела|жизнь|поживаешь|поживаете|ты)\b|how are you")
+CHATS = ("hello", "help", "thanks", "praise", "bye", "bot", "how")
 # what may follow thanks or a greeting and still ask nothing: «спасибо, всё ясно!»
 _ACK = frozenset(
     "все всё ясно понятно понял поняла разобрался разобралась ок окей хорошо отлично супер "
     "выручили помогли помог очень большое огромное вам тебе вы ты за помощь ответ ответы "
-    "огонь класс круто супер a lot so much much".split()
+    "огонь класс круто супер a lot so much much "
+    # «ок, дальше сам разберусь», «ладно, попробую»: the customer goes on alone
+    "дальше сам сама сами разберусь разберемся попробую попробуем тогда ладно ну".split()
 )
 _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|difference|compare|"
@@ -262,6 +270,10 @@ def _other_cloud(t: str) -> bool:
 def _chat(t: str, help_asked: bool, bye: bool, praise: bool) -> str:
     if bye:
         return "bye"
+    if help_asked and _BOT.search(t):
+        return "bot"
+    if help_asked and _HOW_ARE_YOU.search(t):
+        return "how"
     if (_THANKS.match(t) or _THANKS_WORD.search(t)) and not help_asked:
         return "praise" if praise else "thanks"
     if praise:
