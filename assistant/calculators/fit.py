@@ -131,7 +131,12 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     need_n = gpus_needed(high, memory_gb)
     if gid:
         where = f"одну {name}" if n == 1 else f"{n} × {name}"
-        cap = f"{gb_text(memory_gb)}" if n == 1 else f"по {gb_text(memory_gb)}"
+        # «(по 80 ГБ, всего 640 ГБ)»: what the setup holds, against the need said next
+        cap = (
+            f"{gb_text(memory_gb)}"
+            if n == 1
+            else f"по {gb_text(memory_gb)}, всего {gb_text(n * memory_gb)}"
+        )
         many = f"{need_n} × {catalog.gpus[gid].short}"  # the full name was just said
     else:
         where = name if n == 1 else f"{n} карты по {gb_text(memory_gb)}"
