@@ -132,6 +132,13 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
             s += f" С ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."
         else:
             s += f" С {SHARDING_RU[inp.sharding]} на {inp.gpus} GPU это около {per} на GPU."
+            if "weights" not in SHARDED[inp.sharding]:  # ZeRO-1/2 leave the weights whole
+                weights = gb_text(to_gb(bd.parts["weights"], g), g)
+                full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
+                s += (
+                    f" Веса ({weights}) при этом не шардируются и лежат целиком на каждой карте;"
+                    f" с ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."
+                )
     assumed = [
         "оптимизатор Adam, смешанная точность BF16 + FP32",
         "не включены активации (зависят от батча и длины последовательности), временные буферы "
