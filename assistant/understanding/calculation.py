@@ -90,9 +90,13 @@ class Plan:
     count_first: bool = False  # «сколько H100 нужно?»: the cards it takes are the answer
 
 
-def choose_tool(ex: Extraction, prev: str | None, merged: Params) -> ToolName | None:
+def choose_tool(
+    ex: Extraction, prev: str | None, merged: Params, *, trouble: bool = False
+) -> ToolName | None:
+    """`trouble`: a problem is described («почему не лезет?»): its «почему» asks for the cause,
+    which the calculation of the setup is, not for a definition."""
     p, it = ex.params, ex.intents
-    if ex.definitional and not ex.request:
+    if ex.definitional and not ex.request and not trouble:
         return None
     if ex.problems:  # a date range that cannot be a rental period
         return ToolName.gpu_cost
@@ -331,11 +335,17 @@ def _filled(
 
 
 def plan_calculation(
-    message: ParsedMessage, carried: Params, catalog: Catalog, assumed: Params | None = None
+    message: ParsedMessage,
+    carried: Params,
+    catalog: Catalog,
+    assumed: Params | None = None,
+    *,
+    trouble: bool = False,
 ) -> Plan | None:
     """The calculation this message asks for, read against what is carried, whether or not it
     is what the customer wants answered (that is `calculation`); None: none. `assumed`: values
-    taken when neither the message nor the carried parameters give them."""
+    taken when neither the message nor the carried parameters give them; `trouble`: the
+    message describes a problem (understanding/diagnosis.py)."""
     examples = catalog.prices.examples
     ex = with_follow_up(message, carried, examples[0].gpu if examples else None)
     if not asks_calculation(message, ex, carried):
@@ -344,7 +354,7 @@ def plan_calculation(
     merged = merge(carried, ex, fresh)
     if assumed is not None:
         merged = assumed.merged(merged)
-    tool = choose_tool(ex, None if fresh else carried.tool, merged)
+    tool = choose_tool(ex, None if fresh else carried.tool, merged, trouble=trouble)
     if tool is None:
         return None
     if (

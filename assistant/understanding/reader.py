@@ -25,6 +25,7 @@ from typing import Protocol
 from assistant.corpus.catalog import Catalog
 from assistant.text.numbers import normalise
 from assistant.text.tokens import Tokens, tokenize, words
+from assistant.understanding.commands import setup_words, without_code
 from assistant.understanding.dates import DateMention, dates
 from assistant.understanding.failures import Failure, failure
 from assistant.understanding.pairs import named_apart
@@ -139,7 +140,11 @@ class Reader:
         found = dates(normalised)
         sig = signals(text, tokens)
         split = pasted(text)  # a traceback's «GiB» or «train.py» is not what is asked
-        own = normalise(split.prose) if split.log else normalised
+        setup = setup_words(text) if split.log or "`" in text else ""
+        if split.log or setup:  # the commands' setup in words, their code lines not read
+            own = normalise(f"{without_code(split.prose)}\n{setup}".strip())
+        else:
+            own = normalised
         quantities = extract_normalised(own, self.catalog, found)
         defined = (
             names_defined(self.terms, sig.defined_term) if self.terms and sig.defined_term else {}
