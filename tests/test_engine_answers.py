@@ -208,3 +208,49 @@ def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> Non
     assert "all-reduce" in lead and "600 000 мс" in lead and "таймаут" in lead
     assert {"all-reduce", "nccl"} <= set(cited(a)[:2])
     assert "InfiniBand" in a.answer  # between servers the interconnect decides
+
+
+def test_code_that_loads_a_model_is_read_as_its_setup_not_as_training(pipeline) -> None:
+    a = pipeline.answer(
+        "на одной L40S не грузится:\n```\n"
+        'model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B-Instruct", '
+        "torch_dtype=torch.bfloat16)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 270.00 MiB.\n```"
+    )
+    text = a.answer.replace("\u00a0", " ")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "L40S" in lead and "не поместится" in lead and "дообучени" not in lead
+    assert "65,52 ГБ" in text and "FP8" in text  # the BF16 weights, and what would fit
+
+
+def test_a_why_of_a_named_setup_is_computed(pipeline) -> None:
+    a = pipeline.answer(
+        "8×H100:\n```\n$ vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB.\n```\n"
+        "активных же всего 37B, почему не лезет?"
+    )
+    text = a.answer.replace("\u00a0", " ")
+    assert "не поместится" in first_sentence(a) and "640 ГБ" in text and "671" in text
+    assert "эксперт" in text  # every expert is held, whatever is active
+
+
+def test_a_pasted_fp16_overflow_is_read_as_its_cause_not_a_memory_estimate(pipeline) -> None:
+    a = pipeline.answer(
+        "учим 7b в fp16 на 4 картах, через час:\n```\n"
+        "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1\n"
+        "Exception: Current loss scale already at minimum - cannot decrease scale anymore.\n```"
+    )
+    lead = first_sentence(a)
+    assert "FP16" in lead and "диапазон" in lead
+    assert "bf16" in cited(a) and "BF16" in a.answer and "ГБ" not in a.answer
+
+
+def test_fp4_on_a_hopper_card_is_said_to_be_unsupported_by_its_sheet(pipeline) -> None:
+    a = pipeline.answer(
+        "запускаю fp4 чекпоинт на H200:\n```\nValueError: The quantization method modelopt_fp4 "
+        "is not supported for the current GPU. Minimum capability: 100. "
+        "Current capability: 90.\n```"
+    )
+    lead = first_sentence(a)
+    assert "H200" in lead and "нет поддержки FP4" in lead
+    assert "fp4" in cited(a) and "Blackwell" in a.answer

@@ -150,7 +150,9 @@ class Answerer:
         helps = [(self.entries[s], diagnosis.how_it_helps(self.entries[s])) for s in slugs[:3]]
         picked = tuple(Picked(e, n, (x,)) for n, (e, x) in enumerate(helps, 1) if x)
         fix = diagnosis.remedies(outcome, self.catalog)
-        lead = tuple(x for x in (diagnosis.cause(stated[0]), fix) if x)
+        failure = u.message.failure  # «max seq len … larger than … KV cache»: the log first
+        read = failures.reading(failure) if failure is not None else ""
+        lead = tuple(x for x in (read, diagnosis.cause(stated[0]), fix) if x)
         ctx = AnswerContext(
             route="term",
             message=u.message.text,
@@ -238,7 +240,8 @@ class Answerer:
             picked = (Picked(first.entry, first.number, rest), *picked[1:])
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
         if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
-            lead = (failures.reading(failure), *lead)
+            named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
+            lead = (failures.reading(failure, named[0] if named else None), *lead)
         ctx = AnswerContext(
             route=route,
             message=message.text,

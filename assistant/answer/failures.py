@@ -5,44 +5,95 @@ the entries that explain it.
         → «По логу операция all-reduce между GPU не завершилась за 600 000 мс: сработал
            таймаут NCCL, и процесс остановлен.»
     explaining(Failure(collective_timeout)) → ("all-reduce", "nccl")
+    reading(Failure(precision_unsupported, precision="fp4"), gpu=H100 SXM)
+        → «По логу FP4 на этом GPU не работает: у H100 SXM нет аппаратной поддержки FP4.»
 
-The sentence restates the customer's own log (its figures are theirs); what it means comes from
-the entries cited after it.
+The sentence restates the customer's own log (its figures are theirs) and, for a card the
+message names, its catalogue sheet; what it means comes from the entries cited after it.
 """
 
 from __future__ import annotations
 
 from assistant.calculators.units import NBSP, num
+from assistant.corpus.catalog import Gpu
 from assistant.understanding.failures import Failure, FailureKind
 
 _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.collective_timeout: ("all-reduce", "nccl"),
     FailureKind.network: ("nccl", "infiniband", "roce"),
+    FailureKind.socket_fallback: ("nccl", "infiniband", "rdma"),
     FailureKind.driver_too_old: ("cuda",),
     FailureKind.no_gpu_on_amd: ("rocm",),
+    FailureKind.precision_unsupported: ("fp8", "tensor-cores", "hopper"),
+    FailureKind.fp16_overflow: ("bf16", "mixed-precision"),
+    FailureKind.memory_error: ("dcgm",),
+    FailureKind.kv_context: ("kv-cache", "vllm", "quantization"),
 }
+_FP4_EXPLAINING = ("fp4", "blackwell")
 
 
 def explaining(f: Failure) -> tuple[str, ...]:
+    if f.kind is FailureKind.precision_unsupported and f.precision == "fp4":
+        return _FP4_EXPLAINING
     return _EXPLAINING[f.kind]
 
 
-def reading(f: Failure) -> str:
+def reading(f: Failure, gpu: Gpu | None = None) -> str:
+    """`gpu`: the card the message names (its sheet says what it lacks)."""
     if f.kind is FailureKind.collective_timeout:
         op = f"операция {f.op}" if f.op else "коллективная операция"
-        limit = f" за {_limit(f.timeout_ms)}" if f.timeout_ms else " вовремя"
+        limit = f" за {_count(f.timeout_ms, 'мс')}" if f.timeout_ms else " вовремя"
         return (
             f"По логу {op} между GPU не завершилась{limit}: сработал таймаут NCCL, "
             "и процесс остановлен."
         )
-    if f.kind is FailureKind.network:
-        return "По логу NCCL получил ошибку сети при обмене данными между серверами."
-    if f.kind is FailureKind.driver_too_old:
-        return "По логу драйвер NVIDIA старее версии CUDA, под которую собран фреймворк."
-    return (
-        "PyTorch не видит GPU: на сервере AMD Instinct нужна сборка PyTorch под ROCm, не под CUDA."
+    if f.kind is FailureKind.precision_unsupported:
+        return _unsupported(f.precision, gpu)
+    return _READING[f.kind].format(
+        tokens=_count(f.tokens, "токенов"), room=_count(f.room, "токенов")
     )
 
 
-def _limit(ms: int) -> str:
-    return f"{num(ms)}{NBSP}мс"  # as the log says it: a figure of ours would need a source
+_READING: dict[FailureKind, str] = {
+    FailureKind.network: "По логу NCCL получил ошибку сети при обмене данными между серверами.",
+    FailureKind.socket_fallback: (
+        "По логу NCCL не нашёл InfiniBand (NET/IB : No device found) и передаёт данные между "
+        "серверами через обычные сокеты TCP, без RDMA: обмен градиентами между серверами идёт "
+        "по медленному пути."
+    ),
+    FailureKind.driver_too_old: (
+        "По логу драйвер NVIDIA старее версии CUDA, под которую собран фреймворк."
+    ),
+    FailureKind.no_gpu_on_amd: (
+        "PyTorch не видит GPU: на сервере AMD Instinct нужна сборка PyTorch под ROCm, а сборка "
+        "под CUDA работает только на GPU NVIDIA."
+    ),
+    FailureKind.fp16_overflow: (
+        "По логу при обучении в FP16 масштаб функции потерь (loss scale) упал до минимума: "
+        "значения выходят за узкий диапазон FP16, и шаги пропускаются."
+    ),
+    FailureKind.memory_error: (
+        "По логу это аппаратная ошибка: неисправимая ошибка памяти GPU (ECC), а не ошибка в коде."
+    ),
+    FailureKind.kv_context: (
+        "По логу KV-кэш на полный контекст модели ({tokens}) не помещается в память, "
+        "оставшуюся после весов: в неё входит {room}."
+    ),
+}
+
+
+def _unsupported(precision: str, gpu: Gpu | None) -> str:
+    """What the log says, and what the named card's sheet says of it (when it agrees)."""
+    label = precision.upper()
+    if gpu is not None and not supports(gpu, precision):
+        return f"По логу {label} на этом GPU не работает: у {gpu.short} нет поддержки {label}."
+    return f"По логу ядрам {label} нужен GPU с аппаратной поддержкой {label}."
+
+
+def supports(gpu: Gpu, precision: str) -> bool:
+    """The card computes in FP4 / FP8 (its sheet: fp4_support, an FP8 rate)."""
+    return gpu.fp4_support if precision == "fp4" else gpu.fp8_tflops is not None
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{num(n)}{NBSP}{unit}"  # as the log says it: a figure of ours would need a source

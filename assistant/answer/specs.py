@@ -59,6 +59,10 @@ def _no_bf16(gpu: Gpu) -> bool:
     return gpu.bf16_tflops is None and gpu.sources.get("bf16_tflops", "").startswith("нет BF16")
 
 
+def _no_fp8(gpu: Gpu) -> bool:
+    return gpu.fp8_tflops is None and gpu.sources.get("fp8_tflops", "").startswith("нет FP8")
+
+
 def sheet_sentences(gpu: Gpu) -> dict[str, str]:
     """One sentence per field, each naming the GPU: every figure stands next to its card."""
     name = short_name(gpu)
@@ -74,6 +78,8 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         compute_text = ""
     if _no_bf16(gpu) and rates:
         compute_text += f" BF16 {name} не поддерживает."
+    if _no_fp8(gpu) and compute_text:  # «fp8e4nv not supported» on an A100: its sheet says so
+        compute_text += f" FP8 {name} не поддерживает."
     fp4 = "поддерживает FP4 аппаратно" if gpu.fp4_support else "не поддерживает FP4 аппаратно"
     out: dict[str, str] = {
         "memory": f"У {name} {num(gpu.memory_gb)}{NBSP}ГБ памяти {gpu.memory_type}, "

@@ -62,7 +62,8 @@ def decide(
         return Understanding(Kind.not_ours, message, carried)
     reading = classify(message)
     if reading.ask in (Ask.problem, Ask.error_log):  # the cause first; figures as its evidence
-        diagnosis = diagnose(message, carried, catalog)
+        failure = message.failure  # «loss scale at minimum» is no memory problem of the setup
+        diagnosis = None if failure and not failure.memory else diagnose(message, carried, catalog)
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit

@@ -5,9 +5,12 @@
         → Failure(FailureKind.collective_timeout, op="all-reduce", timeout_ms=600000)
 
 Only the failures the glossary can explain: a collective operation that timed out (NCCL and
-all-reduce, the interconnect), a network error of NCCL between servers (InfiniBand, RoCE), a
-driver older than the CUDA a framework was built for (CUDA), and PyTorch that sees no GPU on an
-AMD server (ROCm). Memory failures are the diagnosis's (diagnosis.py); anything else is None.
+all-reduce, the interconnect), a network error of NCCL between servers (InfiniBand, RoCE), NCCL
+falling back to TCP sockets when it finds no InfiniBand (RDMA), a driver older than the CUDA a
+framework was built for (CUDA), PyTorch that sees no GPU on an AMD server (ROCm), FP4 or FP8
+kernels on a card without them (FP4, FP8, tensor cores), FP16's loss scale at its floor (BF16),
+an uncorrectable ECC error (DCGM), and a context too long for the KV cache left (KV cache).
+Whether a model fits is the diagnosis's (diagnosis.py); anything else is None.
 """
 
 from __future__ import annotations
@@ -20,8 +23,13 @@ from enum import StrEnum
 class FailureKind(StrEnum):
     collective_timeout = "collective_timeout"  # NCCL watchdog: an all-reduce never finished
     network = "network"  # NCCL WARN NET/IB …: the link between servers failed
+    socket_fallback = "socket_fallback"  # NET/IB : No device found → NET/Socket: TCP, no RDMA
     driver_too_old = "driver_too_old"  # the driver is older than the framework's CUDA
     no_gpu_on_amd = "no_gpu_on_amd"  # torch.cuda.is_available() False on AMD Instinct
+    precision_unsupported = "precision_unsupported"  # FP4 / FP8 kernels on a card without them
+    fp16_overflow = "fp16_overflow"  # the loss scale fell to its floor: FP16's narrow range
+    memory_error = "memory_error"  # an uncorrectable ECC error: the GPU's memory is failing
+    kv_context = "kv_context"  # the model's context does not fit the KV cache left
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,14 @@ class Failure:
     kind: FailureKind
     op: str = ""  # the collective operation named («all-reduce»)
     timeout_ms: int = 0  # the watchdog's limit, as the log gives it
+    precision: str = ""  # the precision a card lacks («fp4», «fp8»)
+    tokens: int = 0  # the context the model asks for («max seq len (131072)»)
+    room: int = 0  # the tokens the KV cache can hold, as the log says
+
+    @property
+    def memory(self) -> bool:
+        """The setup's memory is the cause: the calculation of it says by how much."""
+        return self.kind is FailureKind.kv_context
 
 
 _TIMEOUT = re.compile(
@@ -41,6 +57,23 @@ _LIMIT = re.compile(r"Timeout\(ms\)=(\d+)")
 _NETWORK = re.compile(
     r"NET/IB|NET/Socket|ibv_\w+|IBV_WC_\w+|Got completion from peer|NCCL[^\n]{0,40}(?:WARN|ERROR)"
     r"[^\n]{0,80}(?:IB|RoCE|RDMA|socket)",
+)
+_TROUBLE = re.compile(r"WARN|ERROR|error|fail|status=|timeout|refused|reset", re.IGNORECASE)
+_SOCKET = re.compile(r"NET/IB\s*:\s*No device found|NET/Socket\s*:\s*Using", re.IGNORECASE)
+_UNSUPPORTED = re.compile(
+    r"not supported for the current GPU|Minimum capability: \d+|"
+    r"fp8\w* not supported in this architecture|(?:fp8|fp4)\w*[^\n]{0,60}not supported",
+    re.IGNORECASE,
+)
+_FP4 = re.compile(r"fp4|nvfp4|mxfp4", re.IGNORECASE)
+_OVERFLOW = re.compile(
+    r"OVERFLOW!|loss scale already at minimum|Gradient overflow|Attempted loss scale", re.I
+)
+_ECC = re.compile(r"uncorrectable ECC|double bit error|\bDBE\b|ECC error", re.IGNORECASE)
+_KV_CONTEXT = re.compile(
+    r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in "
+    r"KV cache \((\d+)\)",
+    re.IGNORECASE,
 )
 _DRIVER = re.compile(
     r"driver version is insufficient|NVIDIA driver on your system is too old|"
@@ -68,10 +101,24 @@ def failure(log: str, text: str) -> Failure | None:
             op=_OPS.get(op.group(1).upper(), op.group(1).lower()) if op else "",
             timeout_ms=int(limit.group(1)) if limit else 0,
         )
-    if _NETWORK.search(log):
+    if _SOCKET.search(log) and not re.search(r"NET/IB\s*:\s*Using", log):
+        return Failure(FailureKind.socket_fallback)
+    if _NETWORK.search(log) and _TROUBLE.search(log):  # «NET/IB : Using mlx5_0» is no error
         return Failure(FailureKind.network)
+    if _UNSUPPORTED.search(log):
+        return Failure(FailureKind.precision_unsupported, precision=_precision(log))
+    if _OVERFLOW.search(log):
+        return Failure(FailureKind.fp16_overflow)
+    if _ECC.search(log):
+        return Failure(FailureKind.memory_error)
+    if kv := _KV_CONTEXT.search(log):
+        return Failure(FailureKind.kv_context, tokens=int(kv.group(1)), room=int(kv.group(2)))
     if _DRIVER.search(log):
         return Failure(FailureKind.driver_too_old)
     if _NO_GPU.search(log) and _AMD.search(text):
         return Failure(FailureKind.no_gpu_on_amd)
     return None
+
+
+def _precision(log: str) -> str:
+    return "fp4" if _FP4.search(log) else "fp8"

@@ -29,3 +29,38 @@ def test_other_logs_and_plain_questions_name_no_failure() -> None:
     assert read("что такое NCCL?").failure is None
     oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
     assert read("падает:\n" + oom).failure is None  # the memory diagnosis reads it
+
+
+def test_nccl_without_infiniband_falls_back_to_sockets() -> None:
+    log = (
+        "node1:881:902 [0] NCCL INFO NET/IB : No device found.\n"
+        "node1:881:902 [0] NCCL INFO NET/Socket : Using [0]ens5:172.16.0.4<0>"
+    )
+    f = failure(log, "между двумя серверами шаг очень долгий:\n" + log)
+    assert f is not None and f.kind is FailureKind.socket_fallback
+    using_ib = "node1:881:902 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ens5"
+    assert failure(using_ib, "лог:\n" + using_ib) is None  # InfiniBand found: nothing wrong
+
+
+def test_a_precision_the_card_lacks_is_named() -> None:
+    fp4 = "ValueError: The quantization method nvfp4 is not supported for the current GPU."
+    f = failure(fp4, "на H100 не стартует:\n" + fp4)
+    assert f is not None and f.kind is FailureKind.precision_unsupported and f.precision == "fp4"
+    fp8 = "ValueError: type fp8e4nv not supported in this architecture."
+    g = failure(fp8, "на A100:\n" + fp8)
+    assert g is not None and g.precision == "fp8"
+
+
+def test_fp16_overflow_ecc_and_a_context_too_long_for_the_cache() -> None:
+    overflow = "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1"
+    assert (f := failure(overflow, overflow)) is not None and f.kind is FailureKind.fp16_overflow
+    assert not f.memory  # no memory calculation explains it
+    ecc = "RuntimeError: CUDA error: uncorrectable ECC error encountered"
+    assert (e := failure(ecc, ecc)) is not None and e.kind is FailureKind.memory_error
+    kv = (
+        "ValueError: The model's max seq len (65536) is larger than the maximum number of "
+        "tokens that can be stored in KV cache (40960)."
+    )
+    k = failure(kv, kv)
+    assert k is not None and k.kind is FailureKind.kv_context and k.memory
+    assert (k.tokens, k.room) == (65536, 40960)
