@@ -254,3 +254,22 @@ def test_fp4_on_a_hopper_card_is_said_to_be_unsupported_by_its_sheet(pipeline) -
     lead = first_sentence(a)
     assert "H200" in lead and "нет поддержки FP4" in lead
     assert "fp4" in cited(a) and "Blackwell" in a.answer
+
+
+def test_when_both_cards_fit_the_faster_one_for_generation_is_named(pipeline) -> None:
+    a = pipeline.answer("под быстрый чат-бот на llama 3.1 8b в bf16: L40S или H100?")
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "L40S" in lead and "H100" in lead and "пропускная способность" in lead
+    assert "864 ГБ/с" in lead and "3,35 ТБ/с" in lead and "быстрее будет H100" in lead
+    assert "memory-bandwidth" in cited(a)
+
+
+def test_a_lower_precision_both_fit_in_says_which_the_card_computes_faster(pipeline) -> None:
+    a = pipeline.answer("держим qwen 2.5 32b на H200 в bf16 — переходить на fp8 есть смысл?")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "FP8 на H200 быстрее" in lead and "1 979 TFLOPS" in lead
+
+
+def test_fp4_weights_on_a_card_without_fp4_are_said_to_gain_no_fp4_compute(pipeline) -> None:
+    a = pipeline.answer("qwen 2.5 72b в fp4 на одной карте: B200 или H200?")
+    assert "У H200 нет аппаратной поддержки FP4" in a.answer.replace("\u00a0", " ")

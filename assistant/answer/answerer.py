@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.answer import diagnosis, evidence, failures
+from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text, uniform_verdict
@@ -103,7 +104,11 @@ class Answerer:
         if moe is not None and _all_experts(outcome, self.catalog):  # «активно только 13B»
             sources = sources if moe in sources else (*sources, moe)
             then = with_marker(diagnosis.how_it_helps(moe), sources.index(moe) + 1)
-        tool_text = answer_text(outcome, self.catalog, then)
+        speed = u.message.signals.speed  # «нужен шустрый чат-бот»: bandwidth decides
+        bandwidth = self.entries.get(BANDWIDTH)
+        if bandwidth and decided_by_bandwidth(outcome.stated, self.catalog, speed):
+            sources = sources if bandwidth in sources else (*sources, bandwidth)
+        tool_text = answer_text(outcome, self.catalog, then, speed=speed)
         ctx = AnswerContext(
             route=route,
             message=text,

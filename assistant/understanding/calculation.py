@@ -277,8 +277,8 @@ def wanted(
     arguments = set(arguments)
     if _SIZE_KEYS & set(missing) or _ASKS_DEFINITION.search(t):
         return False
-    if message.signals.throughput:  # tokens per second: no calculator gives that figure
-        return False
+    if message.signals.throughput and len(message.gpus) < 2:  # no calculator gives tok/s;
+        return False  # «5090 или RTX PRO 6000? скорость важна» still asks which card fits
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)
     hard = bool(_HARD_KEYS & arguments) or (ask and "egress" in arguments)

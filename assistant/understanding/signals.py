@@ -203,6 +203,8 @@ _THROUGHPUT = re.compile(
     r"пропускн\w* способност\w*|throughput"
 )
 
+_FAST = re.compile(r"быстр\w*|шустр\w*|скорост\w*|latency|задержк\w*|\bfast\w*|speed")
+
 
 @dataclass(frozen=True)
 class Signals:
@@ -220,6 +222,7 @@ class Signals:
     thanks: bool  # opens with thanks («спасибо», «благодарю»): the greeting says «пожалуйста»
     continues: bool  # opens like a calculator follow-up («а …», «тогда …», «ок, а …»)
     throughput: bool = False  # asks for tokens per second: no calculator gives that
+    speed: bool = False  # wants it fast («шустрый», «скорость генерации»): bandwidth decides
     outside: bool = False  # another vendor's accelerator, a config or settings values (_FOREIGN)
     procedure: bool = False  # «как поднять / установить …»: a setup how-to (_PROCEDURE)
     how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
@@ -255,6 +258,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),
         throughput=bool(_THROUGHPUT.search(t)),
+        speed=bool(_THROUGHPUT.search(t) or _FAST.search(t)),
         outside=bool(_FOREIGN.search(t) or _RECIPE.search(t)),
         procedure=bool(_PROCEDURE.search(t)),
         how_to=bool(_HOW_TO.search(t)),

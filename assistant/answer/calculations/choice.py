@@ -13,16 +13,18 @@ from collections.abc import Sequence
 
 from assistant.answer.specs import short_name
 from assistant.calculators.base import ToolResult
-from assistant.calculators.units import PRECISION_LABEL, gb_text
-from assistant.corpus.catalog import Catalog
+from assistant.calculators.units import NBSP, PRECISION_LABEL, bandwidth, gb_text, num
+from assistant.corpus.catalog import Catalog, Gpu
 
+BANDWIDTH = "memory-bandwidth"  # the entry that says bandwidth bounds generation speed
 _FITS = {"fits": "поместится", "tight": "поместится только впритык", "no": "не поместится"}
 
 
-def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
+def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool = False) -> str:
     """Options computed side by side («одна L40S или одна RTX PRO 6000?», «FP8 или FP4?»,
     «фулл файнтюн или LoRA?»): which fits, first — «Подойдёт NVIDIA RTX PRO 6000 Blackwell
-    (96 ГБ); на NVIDIA L40S (48 ГБ) не поместится.» Each option's figures follow."""
+    (96 ГБ); на NVIDIA L40S (48 ГБ) не поместится.» Each option's figures follow. When several
+    fit, what decides between them (`speed`: the customer wants fast generation)."""
     verdicts = [_verdict(r) for r in results]
     if len(results) < 2 or "" in verdicts:
         return ""
@@ -36,7 +38,77 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
     if not good:
         return "Ни один вариант не подходит с запасом: " + "; ".join(rest) + "."
     head = ("Подойдёт " if len(good) == 1 else "Подойдут ") + " и ".join(good)
-    return head + ("; " + "; ".join(rest) if rest else "") + "." + _fp4_note(results, catalog)
+    head += "; " + "; ".join(rest) if rest else ""
+    fitting = [r for r, v in zip(results, verdicts, strict=True) if v == "fits"]
+    head += _rates(fitting, catalog) + "."  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
+    notes = (_fp4_note(results, catalog), _no_fp4(results, catalog))
+    return head + "".join(notes) + _between(fitting, catalog, speed)
+
+
+def _cards(results: Sequence[ToolResult], catalog: Catalog) -> list[Gpu]:
+    """The catalogue card of each result, when the options differ by card."""
+    ids = [str(r.inputs.get("gpu")) for r in results]
+    if len(set(ids)) < 2 or not all(i in catalog.gpus for i in ids):
+        return []
+    return [catalog.gpus[i] for i in ids]
+
+
+def decided_by_bandwidth(results: Sequence[ToolResult], catalog: Catalog, speed: bool) -> bool:
+    """The lead compares the fitting cards' memory bandwidth (the answer cites its entry)."""
+    fitting = [r for r in results if _verdict(r) == "fits"]
+    return speed and len(results) >= 2 and len(_cards(fitting, catalog)) >= 2
+
+
+def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> str:
+    """Several cards fit: for fast generation the one that reads memory fastest (the
+    memory-bandwidth entry: at small batches the bandwidth bounds the speed), else the one
+    that leaves the most memory for the KV cache."""
+    cards = _cards(fitting, catalog)
+    if len(cards) < 2:
+        return ""
+    if speed:
+        figures = ", ".join(f"у {g.short} — {bandwidth(g.bandwidth_tbs)}" for g in cards)
+        best = max(cards, key=lambda g: g.bandwidth_tbs)
+        return (
+            " Скорость генерации при небольших батчах ограничивает пропускная способность "
+            f"памяти: {figures}, так что быстрее будет {best.short}."
+        )
+    best = max(cards, key=lambda g: g.memory_gb)
+    return f" Больше памяти на KV-кэш и длинный контекст останется на {best.short}."
+
+
+def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
+    """«B300 или H200 в FP4?»: a card whose sheet says it does not compute in FP4 still holds
+    4-bit weights, but does not compute in FP4 (the FP4 entry)."""
+    out = []
+    for gpu in _cards(results, catalog):
+        if not gpu.fp4_support and any(str(r.inputs.get("precision")) == "fp4" for r in results):
+            out.append(
+                f" У {gpu.short} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в 4 битах "
+                "она хранит, но вычисления в FP4 не ускоряет."
+            )
+    return "".join(out)
+
+
+def _rates(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
+    """«BF16 или FP8 на H100?», both fitting: which the card computes faster in, by its sheet's
+    peak rates — «; FP8 на H100 SXM быстрее: в BF16 — 989 TFLOPS, в FP8 — 1 979 TFLOPS»."""
+    precisions = list(dict.fromkeys(str(r.inputs.get("precision")) for r in fitting))
+    cards = {str(r.inputs.get("gpu")) for r in fitting} & set(catalog.gpus)
+    if len(precisions) < 2 or len(cards) != 1:
+        return ""
+    gpu = catalog.gpus[cards.pop()]
+    rate = {"bf16": gpu.bf16_tflops, "fp8": gpu.fp8_tflops, "fp4": gpu.fp4_tflops}
+    known = [(p, value) for p in precisions if (value := rate.get(p)) is not None]
+    if len(known) < 2:
+        return ""
+    fastest = max(known, key=lambda x: x[1])[0]
+    parts = ", ".join(f"в {_label(p)} — {num(value)}{NBSP}TFLOPS" for p, value in known)
+    return f"; {_label(fastest)} на {gpu.short} быстрее: {parts} (пик без разреженности)"
+
+
+def _label(precision: str) -> str:
+    return PRECISION_LABEL.get(precision, precision.upper())
 
 
 def _fp4_note(results: Sequence[ToolResult], catalog: Catalog) -> str:

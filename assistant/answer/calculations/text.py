@@ -122,9 +122,10 @@ def count_first(r: ToolResult) -> str:
     return _moved_first(r, "С запасом хватит ", "С запасом хватит ", "Понадобится ")
 
 
-def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
+def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bool = False) -> str:
     """The calculation's text; `then`: a cited sentence that follows the first result's figures
-    (the MoE entry's «все эксперты должны помещаться в память GPU»)."""
+    (the MoE entry's «все эксперты должны помещаться в память GPU»); `speed`: the customer
+    wants fast generation (what decides between options that all fit)."""
     if outcome.rejected:
         return outcome.rejected
     if outcome.missing:
@@ -133,7 +134,7 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "") -> str:
         return question(outcome.missing, outcome.plan.merged, catalog) or ""
     read = notes(outcome.plan)
     stated = outcome.stated
-    lead = choice_lead(stated, catalog)
+    lead = choice_lead(stated, catalog, speed=speed)
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
     first = (
         cache_first  # «сколько займёт KV-кэш?»: the cache first
