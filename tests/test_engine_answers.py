@@ -273,3 +273,10 @@ def test_a_lower_precision_both_fit_in_says_which_the_card_computes_faster(pipel
 def test_fp4_weights_on_a_card_without_fp4_are_said_to_gain_no_fp4_compute(pipeline) -> None:
     a = pipeline.answer("qwen 2.5 72b в fp4 на одной карте: B200 или H200?")
     assert "У H200 нет аппаратной поддержки FP4" in a.answer.replace("\u00a0", " ")
+
+
+def test_which_cards_are_rented_out_lists_every_offered_sheet(pipeline, catalog) -> None:
+    a = pipeline.answer("а какие вообще гпу у вас можно арендовать? дайте список")
+    offered = {f"gpu-{g.id}" for g in catalog.gpus.values() if g.offered}
+    assert set(cited(a)) == offered and not a.refused
+    assert "L40S" in a.answer and "MI355X" in a.answer and "A100" not in a.answer

@@ -16,7 +16,13 @@ from typing import Protocol
 from assistant.answer import evidence
 from assistant.answer.compose import Picked, SentenceBank, is_reference, standalone, with_marker
 from assistant.answer.generation import AnswerContext
-from assistant.answer.plans import alternatives, offered_lead, provider_lead, vendor_lead
+from assistant.answer.plans import (
+    alternatives,
+    listing_lead,
+    offered_lead,
+    provider_lead,
+    vendor_lead,
+)
 from assistant.answer.specs import (
     comparison_lead,
     fact_sentences,
@@ -99,6 +105,8 @@ class CardAnswers:
         only_cards = not self._named(u, gpus) and u.reading.fields in ((), ("offered",))
         if only_cards and (len(gpus) == 1 or (not gpus and u.reading.vendors)):
             return self._offered(u, gpus[:1], searched, history)
+        if u.reading.listing and not gpus:  # «какие карты у вас можно взять?»: all of them
+            return self._offered(u, [], searched, history)
         found = provider_lead(
             self.bank, self.entries, searched.retrieval, searched.question.text, u.reading
         )
@@ -148,11 +156,15 @@ class CardAnswers:
             cards = [gpus[0], *others[:1]] if len(lines) > 1 else gpus[:1]
             lead = [with_marker(line, n) for n, line in enumerate(lines, 1)]
         else:
+            vendors = u.reading.vendors
             cards = [
-                g for g in self.catalog.gpus.values() if g.offered and g.vendor in u.reading.vendors
+                g
+                for g in self.catalog.gpus.values()
+                if g.offered and (g.vendor in vendors or not vendors)
             ]
             marks = "".join(f"[{n}]" for n in range(1, len(cards) + 1))
-            lead = [vendor_lead(cards).removesuffix(".") + f" {marks}."]
+            said = vendor_lead(cards) if vendors else listing_lead(cards)
+            lead = [said.removesuffix(".") + f" {marks}."]
         sheets = tuple(self.entries[sheet_slug(g.id)] for g in cards)
         question = searched.question.text
         ctx = AnswerContext(

@@ -139,3 +139,16 @@ def offered_lead(gpu: Gpu, others: list[Gpu], family: bool) -> list[str]:
 def vendor_lead(gpus: list[Gpu]) -> str:
     """«у вас амд тоже есть?» → the vendor's cards FullGPU rents out, from their sheets."""
     return "Да: у FullGPU есть " + ", ".join(short_name(g) for g in gpus) + "."
+
+
+def listing_lead(gpus: list[Gpu]) -> str:
+    """«какие карты у вас можно взять?» → every card FullGPU rents out, servers' modules first,
+    then the PCIe cards, from their sheets."""
+    pcie = [short_name(g) for g in gpus if g.form_factor == "PCIe"]
+    modules = [short_name(g) for g in gpus if g.form_factor != "PCIe"]
+    parts = []
+    if modules:
+        parts.append("в серверах с SXM, OAM и NVL72 — " + ", ".join(modules))
+    if pcie:
+        parts.append("карты PCIe — " + ", ".join(pcie))
+    return "В аренде у FullGPU: " + "; ".join(parts) + "."

@@ -56,6 +56,11 @@ _FIELDS: tuple[tuple[str, str], ...] = (
         r"можно (?:взять|арендовать|снять)|в наличии|предлагаете",
     ),
 )
+# which cards there are to rent: «какие карты у вас можно взять», «список гпу», «что есть из GPU»
+_LISTING = re.compile(
+    rf"(?:какие|какой|список|перечень|ассортимент|линейк\w*|что есть из)\s+(?:\w+\s+)?{CARD}|"
+    rf"{CARD}\w*\s+(?:у вас\s+)?(?:есть|бывают|доступн\w*)\b"
+)
 _FIELD_RES = tuple((name, re.compile(rf"(?<![\w])(?:{p})")) for name, p in _FIELDS)
 
 _PROVIDER = re.compile(
@@ -134,6 +139,7 @@ class Reading:
     vendors: tuple[str, ...] = ()  # «у вас амд тоже есть?»: the vendors named (amd, nvidia)
     # a problem with memory («падает по памяти», OOM): with a model and a card it is computed
     memory: bool = False
+    listing: bool = False  # «какие карты у вас можно взять?»: every card FullGPU rents out
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -198,7 +204,14 @@ def classify(message: ParsedMessage) -> Reading:
     yes_no = _yes_no(t)
     asks_provider = _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
-        return Reading(Ask.provider, fields, yes_no=yes_no, vendors=_vendors_only(message))
+        listing = not gpus and bool(_LISTING.search(t))
+        return Reading(
+            Ask.provider,
+            fields,
+            yes_no=yes_no,
+            vendors=_vendors_only(message),
+            listing=listing,
+        )
     if message.signals.comparison_cue or message.paired:
         return Reading(Ask.term_comparison)
     if message.signals.defined_term or _DEFINITION.search(t):
