@@ -280,3 +280,18 @@ def test_which_cards_are_rented_out_lists_every_offered_sheet(pipeline, catalog)
     offered = {f"gpu-{g.id}" for g in catalog.gpus.values() if g.offered}
     assert set(cited(a)) == offered and not a.refused
     assert "L40S" in a.answer and "MI355X" in a.answer and "A100" not in a.answer
+
+
+def test_a_long_question_about_a_rented_card_gets_fullgpus_sentence(pipeline) -> None:
+    a = pipeline.answer(
+        "беру у вас одну B200 — на ней же не будут параллельно гонять задачи других клиентов?"
+    )
+    assert "time-slicing" in cited(a)[:2] or "mig" in cited(a)[:2]
+    assert "ваши задачи" in a.answer or "целый" in a.answer
+
+
+def test_a_spec_of_a_card_not_rented_out_offers_the_one_that_is(pipeline) -> None:
+    a = pipeline.answer("можно у вас взять A100 на 80 гб? у нас всё под неё заточено")
+    lead = a.answer.replace("\u00a0", " ")
+    assert lead.startswith("Нет: FullGPU не предлагает NVIDIA A100 80GB")
+    assert "H100 SXM" in lead and "gpu-h100-sxm" in cited(a)

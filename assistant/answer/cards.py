@@ -37,6 +37,11 @@ from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.decide import Understanding
 
+# a question about a card no longer than this asks whether it is offered (with «у вас», «есть
+# ли» in it: OFFERED_WORDS); a longer one asks something else of it
+SHORT_WORDS = 6
+OFFERED_WORDS = 12
+
 
 class Finish(Protocol):
     """Generate, verify, cite (Answerer._finish); `refused`: the question is not answered."""
@@ -76,6 +81,13 @@ class CardAnswers:
         else:
             lead = [with_marker(s, 1) for s in fact_sentences(gpus[0], fields)]
             route = "term"
+            if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
+                others, family = alternatives(gpus[0], self.catalog)
+                sheets += tuple(self.entries[sheet_slug(g.id)] for g in others[:1])
+                lines = offered_lead(gpus[0], others[:1], family)
+                facts = [f for f in fields if f != "offered"]
+                lead = [with_marker(line, n) for n, line in enumerate(lines, 1)]
+                lead += [with_marker(s, 1) for s in fact_sentences(gpus[0], facts)] if facts else []
         text, question = u.message.text, searched.question.text
         picked = self._about(gpus, searched, question, first=len(sheets) + 1)
         ctx = AnswerContext(
@@ -102,7 +114,14 @@ class CardAnswers:
         """What FullGPU does, includes or does not: its own sentence first, yes or no before
         it; whether a card is rented out, from its sheet. None: no such sentence found."""
         gpus = [self.catalog.gpus[g] for g in u.message.gpus]
-        only_cards = not self._named(u, gpus) and u.reading.fields in ((), ("offered",))
+        # «а H200 у вас есть?» asks whether it is rented out; «арендую у вас H200 — на ней не
+        # будут крутиться чужие задачи?» asks something else about it: FullGPU's sentences
+        n = len(u.message.tokens.words)
+        fields = u.reading.fields
+        asked = (fields == ("offered",) and n <= OFFERED_WORDS) or (
+            fields == () and n <= SHORT_WORDS
+        )
+        only_cards = not self._named(u, gpus) and asked
         if only_cards and (len(gpus) == 1 or (not gpus and u.reading.vendors)):
             return self._offered(u, gpus[:1], searched, history)
         if u.reading.listing and not gpus:  # «какие карты у вас можно взять?»: all of them
