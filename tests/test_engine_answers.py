@@ -295,3 +295,10 @@ def test_a_spec_of_a_card_not_rented_out_offers_the_one_that_is(pipeline) -> Non
     lead = a.answer.replace("\u00a0", " ")
     assert lead.startswith("Нет: FullGPU не предлагает NVIDIA A100 80GB")
     assert "H100 SXM" in lead and "gpu-h100-sxm" in cited(a)
+
+
+def test_a_problem_opens_with_the_sentence_that_says_why(pipeline) -> None:
+    a = pipeline.answer("перевёл модель в int4, влезла, но отвечает заметно тупее — это нормально?")
+    lead = first_sentence(a)
+    assert cited(a)[0] == "quantization" and "качеств" in lead  # the cost, not the definition
+    assert not lead.startswith("Квантование —")

@@ -41,6 +41,10 @@ from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
 
 LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
+# a problem's cause: the best sentence past the definitions of the two best entries, the
+# second's only when clearly better (dev: no margin read worse)
+PROBLEM_ENTRIES = 2
+PROBLEM_SWITCH = 0.02
 
 
 def _all_experts(outcome: Outcome, catalog: Catalog) -> bool:
@@ -284,6 +288,16 @@ class Answerer:
         line); for two terms compared, the sentence of one that names the other."""
         ask = u.reading.ask
         top = slugs[:2]
+        if ask is Ask.problem:  # the sentence that says why, not what the term is
+            return evidence.answering(
+                self.bank,
+                self.entries,
+                slugs[:PROBLEM_ENTRIES],
+                searched.retrieval,
+                question,
+                switch=PROBLEM_SWITCH,
+                past_definition=True,
+            )
         if ask is Ask.fact:
             return evidence.answering(
                 self.bank, self.entries, top, searched.retrieval, question, switch=LEAD_SWITCH

@@ -22,6 +22,8 @@ _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сра�
 _LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
 # a nominative personal pronoun opening a sentence, followed by a lower-case word (the verb)
 _PRONOUN = re.compile(r"^(?:Он|Она|Оно)\s+(?=[а-яё])")
+# a sentence whose first words point back at what came before it («Платой за это…», «При этом…»)
+_BACK = re.compile(r"^(?:\w+\s+){0,2}?(?:за это|при этом|из-за этого|поэтому|это|этим)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,8 @@ def standalone(entry: Entry, sentence: str) -> str:
     one that does not name it at all gets it in front («InfiniBand: современные поколения…»)."""
     if _PRONOUN.match(sentence):
         return _PRONOUN.sub(short_name(entry) + " ", sentence, count=1)
+    if _BACK.match(sentence):  # «Платой за это становится…»: «это» is the entry's subject
+        return f"{short_name(entry)}: {sentence[0].lower()}{sentence[1:]}"
     if _opens_with_name(entry, sentence) or any(
         normalize_name(n) in normalize_name(sentence) for n in entry.names if len(n) >= 3
     ):
