@@ -63,7 +63,12 @@ def decide(
     reading = classify(message)
     if reading.ask in (Ask.problem, Ask.error_log):  # the cause first; figures as its evidence
         failure = message.failure  # «loss scale at minimum» is no memory problem of the setup
-        diagnosis = None if failure and not failure.memory else diagnose(message, carried, catalog)
+        memory = reading.memory or bool(failure and failure.memory)
+        diagnosis = (
+            None
+            if failure and not failure.memory
+            else diagnose(message, carried, catalog, memory=memory)
+        )
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit

@@ -36,11 +36,15 @@ PRECISION_ASSUMED = "Точность не названа — посчитано
 MAX_RUNS = 6  # the stated run and five remedies at most
 
 
-def diagnose(message: ParsedMessage, carried: Params, catalog: Catalog) -> Plan | None:
-    plan = plan_calculation(message, carried, catalog, trouble=True)
+def diagnose(
+    message: ParsedMessage, carried: Params, catalog: Catalog, *, memory: bool = False
+) -> Plan | None:
+    """`memory`: the symptom is memory («не лезет», OOM): its «почему» asks for the
+    calculation; a slow answer's «почему» does not."""
+    plan = plan_calculation(message, carried, catalog, trouble=memory)
     if plan is not None and plan.missing == ("precision",):
         # «vllm падает с OOM на Mixtral»: a checkpoint is loaded as published, in BF16
-        plan = plan_calculation(message, carried, catalog, _PUBLISHED, trouble=True)
+        plan = plan_calculation(message, carried, catalog, _PUBLISHED, trouble=memory)
         plan = plan and replace(plan, notes=(*plan.notes, PRECISION_ASSUMED))
     if plan is None or plan.tool not in MEMORY_TOOLS or plan.missing or plan.problem:
         return None
