@@ -302,3 +302,16 @@ def test_a_problem_opens_with_the_sentence_that_says_why(pipeline) -> None:
     lead = first_sentence(a)
     assert cited(a)[0] == "quantization" and "качеств" in lead  # the cost, not the definition
     assert not lead.startswith("Квантование —")
+
+
+def test_a_why_of_slow_generation_is_not_a_memory_estimate(pipeline) -> None:
+    a = pipeline.answer(
+        "модель 8b на rtx 5090 генерит ~150 ток/с, на h100 почти столько же. почему не быстрее?"
+    )
+    assert a.route != "numeric" and "не поместится" not in a.answer and not a.tool_calls
+
+
+def test_a_memory_problem_cites_the_entry_that_explains_the_calculation(pipeline) -> None:
+    a = pipeline.answer("почему 70B в bf16 не лезет в одну H100 на 80 гб, хотя вроде почти?")
+    assert "не поместится" in first_sentence(a) and cited(a)[0] == "vram"
+    assert "quantization" in cited(a)  # and what helps

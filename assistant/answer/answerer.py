@@ -157,6 +157,9 @@ class Answerer:
         question = searched.question.text
         slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]
         helps = [(self.entries[s], diagnosis.how_it_helps(self.entries[s])) for s in slugs[:3]]
+        why = self._why(outcome, searched, question, slugs)  # «весам нужно параметры × байты»
+        if why is not None:
+            helps = [why, *helps]
         picked = tuple(Picked(e, n, (x,)) for n, (e, x) in enumerate(helps, 1) if x)
         fix = diagnosis.remedies(outcome, self.catalog)
         failure = u.message.failure  # «max seq len … larger than … KV cache»: the log first
@@ -183,6 +186,20 @@ class Answerer:
         # the remedies' own parameters are shown on their cards, though the customer named none
         calls = self._calls(outcome, diagnosis.VARIED)
         return self._finish(ctx, meta, tool_calls=calls)
+
+    def _why(
+        self, outcome: Outcome, searched: Searched, question: str, remedies: list[str]
+    ) -> tuple[Entry, str] | None:
+        """The entry that explains the calculation itself (VRAM's rule of thumb, the KV cache),
+        when the search ranks it among its best: its sentence that answers the question."""
+        ranked = [h.slug for h in searched.retrieval.hits[:3]]
+        own = [s for s in outcome.related_slugs if s in ranked and s not in remedies]
+        if not own or own[0] not in self.entries:
+            return None
+        found = evidence.answering(
+            self.bank, self.entries, own[:1], searched.retrieval, question, past_definition=True
+        )
+        return (self.entries[found[0]], found[1]) if found else None
 
     def gpus(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
         return self.cards.gpus(u, searched, history)
