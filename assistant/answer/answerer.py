@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from assistant.answer import diagnosis, evidence, failures
-from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth
+from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth, sheets_stated
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text, uniform_verdict
@@ -32,6 +32,7 @@ from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
+from assistant.answer.specs import sheet_slug
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
@@ -112,6 +113,10 @@ class Answerer:
         bandwidth = self.entries.get(BANDWIDTH)
         if bandwidth and decided_by_bandwidth(outcome.stated, self.catalog, speed):
             sources = sources if bandwidth in sources else (*sources, bandwidth)
+        for gpu in sheets_stated(outcome.stated, self.catalog, speed):  # their figures' source
+            sheet = self.entries.get(sheet_slug(gpu.id))
+            if sheet is not None and sheet not in sources:
+                sources = (*sources, sheet)
         tool_text = answer_text(outcome, self.catalog, then, speed=speed)
         ctx = AnswerContext(
             route=route,

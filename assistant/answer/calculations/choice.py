@@ -59,6 +59,19 @@ def decided_by_bandwidth(results: Sequence[ToolResult], catalog: Catalog, speed:
     return speed and len(results) >= 2 and len(_cards(fitting, catalog)) >= 2
 
 
+def sheets_stated(results: Sequence[ToolResult], catalog: Catalog, speed: bool) -> list[Gpu]:
+    """The cards whose sheet figures the lead states (bandwidths, peak rates): the answer cites
+    their sheets, where those figures come from."""
+    if len(results) < 2 or "" in [_verdict(r) for r in results]:
+        return []
+    fitting = [r for r in results if _verdict(r) == "fits"]
+    if decided_by_bandwidth(results, catalog, speed):
+        return _cards(fitting, catalog)
+    if _rates(fitting, catalog):
+        return [catalog.gpus[str(fitting[0].inputs.get("gpu"))]]
+    return []
+
+
 def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> str:
     """Several cards fit: for fast generation the one that reads memory fastest (the
     memory-bandwidth entry: at small batches the bandwidth bounds the speed), else the one
@@ -66,12 +79,15 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
     cards = _cards(fitting, catalog)
     if len(cards) < 2:
         return ""
-    if speed:
-        figures = ", ".join(f"у {g.short} — {bandwidth(g.bandwidth_tbs)}" for g in cards)
+    if speed:  # one figure a sentence: each stands on its own card's sheet
         best = max(cards, key=lambda g: g.bandwidth_tbs)
+        others = " ".join(
+            f"У {g.short} — {bandwidth(g.bandwidth_tbs)}." for g in cards if g is not best
+        )
         return (
             " Скорость генерации при небольших батчах ограничивает пропускная способность "
-            f"памяти: {figures}, так что быстрее будет {best.short}."
+            f"памяти, так что быстрее будет {best.short}: у неё {bandwidth(best.bandwidth_tbs)}. "
+            + others
         )
     best = max(cards, key=lambda g: g.memory_gb)
     return f" Больше памяти на KV-кэш и длинный контекст останется на {best.short}."
@@ -84,7 +100,7 @@ def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
     for gpu in _cards(results, catalog):
         if not gpu.fp4_support and any(str(r.inputs.get("precision")) == "fp4" for r in results):
             out.append(
-                f" У {gpu.short} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в 4 битах "
+                f" У {gpu.short} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в FP4 "
                 "она хранит, но вычисления в FP4 не ускоряет."
             )
     return "".join(out)
