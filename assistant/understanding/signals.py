@@ -64,6 +64,11 @@ _CREATIVE = re.compile(
 # a config, code, alert rule or settings values, or for a setup procedure. Declined with the
 # nearest entries: an entry that names vLLM or DCGM does not give their flags or dashboards.
 _FOREIGN = re.compile(
+    # dates of announcements and shipments: the glossary gives none
+    r"(?:анонсир\w*|анонс\b|поставк\w*|начал\w* продаж\w*|дата (?:выхода|релиза|анонса)|"
+    r"release date)[^?.]{0,60}\b(?:когда|какого года|в каком году)|"
+    r"(?:когда|какого года|в каком году)\b[^?.]{0,60}(?:анонсир\w*|анонс\w*|поставк\w*|"
+    r"начал\w* продаж\w*|вышл\w*|выпустил\w*|релиз\w*)|"
     r"\btpu\w*|\bgaudi\w*|habana|trainium|inferentia|cerebras|\bgroq\b|graphcore|"
     r"\bascend\b|huawei|colab|kaggle|paperspace|sagemaker|\btriton\b|ansible|"
     # ML theory the glossary does not cover
@@ -75,8 +80,10 @@ _FOREIGN = re.compile(
 )
 _RECIPE = re.compile(
     r"(?<!\w)(?:напиши\w*|написать|дай|дайте|скинь\w*|пришли\w*|сгенерируй\w*|составь\w*|"
-    r"write|give me)\s+(?:[\w.\-]+\s+){0,3}?(?:[\w\-]*json|ya?ml|конфиг\w*|config\w*|ds_config\w*|"
+    r"накидай\w*|набросай\w*|накатай\w*|реализуй\w*|"
+    r"write|give me)\s+(?:[\w.\-+]+\s+){0,3}?(?:[\w\-]*json|ya?ml|конфиг\w*|config\w*|ds_config\w*|"
     r"код\b|кода\b|скрипт\w*|script|alert\w*|алерт\w*|rule\w*|дашборд\w*|dashboard\w*|"
+    r"kernels?\b|кернел\w*|функци\w*|function|класс\w*|программ\w*|пример\w* кода|обертк\w*|"
     r"dockerfile|docker-compose|манифест\w*|helm|playbook|плейбук\w*|"
     r"[\w\-]+\.(?:py|sh|ya?ml|json|toml|conf|cfg)\b)|"
     r"(?<!\w)как(?:ой|ую|ие)\s+(?:код|конфиг\w*|скрипт)\s+(?:написать|писать)\b|"
