@@ -131,12 +131,7 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     need_n = gpus_needed(high, memory_gb)
     if gid:
         where = f"одну {name}" if n == 1 else f"{n} × {name}"
-        # «(по 80 ГБ, всего 640 ГБ)»: what the setup holds, against the need said next
-        cap = (
-            f"{gb_text(memory_gb)}"
-            if n == 1
-            else f"по {gb_text(memory_gb)}, всего {gb_text(n * memory_gb)}"
-        )
+        cap = f"{gb_text(memory_gb)}" if n == 1 else f"по {gb_text(memory_gb)}"
         many = f"{need_n} × {catalog.gpus[gid].short}"  # the full name was just said
     else:
         where = name if n == 1 else f"{n} карты по {gb_text(memory_gb)}"
@@ -149,6 +144,9 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     }[state]
     more = []
     if n > 1:
+        # what the setup holds in all, against the need: «Вместе у 8 карт — 640 ГБ», a sentence
+        # of its own (no card's name is next to the sum: no card has 640 ГБ)
+        more.append(f"Вместе у {n} карт — {gb_text(n * memory_gb)}.")
         span = memory.range_text(low / n, high / n, False)
         more.append(f"При тензорном параллелизме это около {span} на GPU.")
     if state != "fits":
