@@ -287,7 +287,7 @@ def extract_normalised(
     t = _period(raw, found, out)
     t = money(t, out)
     t = _gpus(padded, t, out, catalog)
-    named = _named(padded, catalog.gpu_aliases)
+    named = _versions(_named(padded, catalog.gpu_aliases), t, catalog)
     if len(named) > 1:  # «L40S или H100»: the first one named leads
         out.params["gpu"] = named[0]
     t = unknown_gpu(t, out)
@@ -336,6 +336,24 @@ def _days(n: int) -> str:
     if n % 10 == 1 and n % 100 != 11:
         return "день"
     return "дня" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "дней"
+
+
+# a memory size said next to a card's family name: «A100 на 40 или на 80 гб», «A100 40/80»
+_SIZE_SAID = re.compile(r"(?<![\d.])(\d{2,3})(?=\s*(?:гб|gb|гиг\w*|или\b|/))")
+
+
+def _versions(named: tuple[str, ...], t: str, catalog: Catalog) -> tuple[str, ...]:
+    """«есть у вас A100 на 40 или на 80 гб?» names both versions of the family, not one."""
+    out = list(named)
+    sizes = {float(m.group(1)) for m in _SIZE_SAID.finditer(t)}
+    for gid in named:
+        family = catalog.gpus[gid].family
+        if family is None:
+            continue
+        for g in catalog.gpus.values():
+            if g.family == family and g.id not in out and g.memory_gb in sizes:
+                out.append(g.id)
+    return tuple(out) if len(sizes) > 1 else named
 
 
 def _gpu_version(out: Found, catalog: Catalog) -> None:

@@ -295,3 +295,11 @@ def test_a_full_stop_ends_a_cards_name() -> None:
     """«одна L40S.» names the L40S; «Llama 3.1» keeps its dot."""
     ex = extract_with("полный sft llama 3.1 8b, одна L40S. падает на первом шаге", CATALOG)
     assert ex.params.gpu == "l40s" and ex.params.model == "llama-3-8b"
+
+
+def test_both_versions_of_a_family_named_by_their_sizes_are_read() -> None:
+    from tests.helpers import read
+
+    both = read("есть у вас a100 на 40 или на 80 гб? чем отличаются").gpus
+    assert set(both) == {"a100-40gb", "a100-80gb"}
+    assert read("a100 на 80 гб, контекст 40 тысяч токенов").gpus == ("a100-80gb",)
