@@ -28,6 +28,7 @@ from assistant.answer.specs import (
     fact_sentences,
     sheet_sentences,
     sheet_slug,
+    short_name,
     unknown,
 )
 from assistant.corpus.catalog import Catalog, Gpu
@@ -73,6 +74,16 @@ class CardAnswers:
             route: Route = "comparison"
         elif u.reading.ask is Ask.gpu_comparison:
             lead = [comparison_lead(gpus, numbers, fields)]
+            if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
+                others, family = alternatives(gpus[0], self.catalog)
+                sheets += tuple(self.entries[sheet_slug(g.id)] for g in others[:1])
+                names = " и ".join(short_name(g) for g in gpus)
+                marks = "".join(f"[{n}]" for n in numbers)
+                lead.insert(0, f"Нет: FullGPU не предлагает {names} в аренду {marks}.")
+                if others:
+                    lead.insert(
+                        1, with_marker(f"Вместо них есть {short_name(others[0])}.", len(sheets))
+                    )
             lead += [
                 with_marker(sheet_sentences(g)["overview"], n)
                 for g, n in zip(gpus, numbers, strict=True)
