@@ -144,9 +144,6 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     }[state]
     more = []
     if n > 1:
-        # what the setup holds in all, against the need: «Вместе у 8 карт — 640 ГБ», a sentence
-        # of its own (no card's name is next to the sum: no card has 640 ГБ)
-        more.append(f"Вместе у {n} карт — {gb_text(n * memory_gb)}.")
         span = memory.range_text(low / n, high / n, False)
         more.append(f"При тензорном параллелизме это около {span} на GPU.")
     if state != "fits":
