@@ -64,9 +64,11 @@ def decide(
     if reading.ask in (Ask.problem, Ask.error_log):  # the cause first; figures as its evidence
         failure = message.failure  # «loss scale at minimum» is no memory problem of the setup
         memory = reading.memory or bool(failure and failure.memory)
+        # «генерит медленно на L40S»: slowness is no memory problem, whatever the setup needs
+        slow = message.signals.speed and not memory
         diagnosis = (
             None
-            if failure and not failure.memory
+            if (failure and not failure.memory) or slow
             else diagnose(message, carried, catalog, memory=memory)
         )
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)

@@ -210,7 +210,9 @@ _THROUGHPUT = re.compile(
     r"пропускн\w* способност\w*|throughput"
 )
 
-_FAST = re.compile(r"быстр\w*|шустр\w*|скорост\w*|latency|задержк\w*|\bfast\w*|speed")
+_FAST = re.compile(
+    r"быстр\w*|шустр\w*|скорост\w*|медленн\w*|тормоз\w*|полз[её]т|latency|задержк\w*|\bfast\w*|speed"
+)
 
 
 @dataclass(frozen=True)
