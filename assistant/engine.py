@@ -108,7 +108,9 @@ class Engine:
                 return answer
         if not searched.scope.in_scope:
             return p.answerer.outside(u, searched)
-        return no_throughput_figure(p.answerer.explain(u, searched, history), u.message)
+        problem = u.reading.ask is Ask.problem
+        explained = p.answerer.explain(u, searched, history)
+        return no_throughput_figure(explained, u.message, problem=problem)
 
     def _carried(self, history: list[Turn]) -> Params:
         """The previous answer's parameters; a history of text only (a pasted support thread,

@@ -315,3 +315,19 @@ def test_a_memory_problem_cites_the_entry_that_explains_the_calculation(pipeline
     a = pipeline.answer("почему 70B в bf16 не лезет в одну H100 на 80 гб, хотя вроде почти?")
     assert "не поместится" in first_sentence(a) and cited(a)[0] == "vram"
     assert "quantization" in cited(a)  # and what helps
+
+
+def test_slow_generation_on_a_named_setup_is_explained_not_computed(pipeline) -> None:
+    a = pipeline.answer(
+        "гоняем qwen 2.5 7b на одной L40S, батч 1 — генерит заметно медленнее, чем ждали"
+    )
+    assert not a.tool_calls and "поместится" not in a.answer
+    assert "memory-bandwidth" in cited(a)[:2]
+
+
+def test_a_slow_chat_against_a_benchmark_figure_opens_with_the_cause(pipeline) -> None:
+    a = pipeline.answer(
+        "в бенчмарке на этой карте 4000 tok/s, а у нас в чате ответ ползёт. обманули?"
+    )
+    assert not first_sentence(a).startswith("В глоссарии нет цифры")
+    assert "tokens-per-second" in cited(a)

@@ -45,10 +45,13 @@ def safe_answer(message: str) -> Answer:
     return Answer(answer=SAFE_TEXT, route="clarify", generator="embedded", meta=meta)
 
 
-def no_throughput_figure(answer: Answer, message: ParsedMessage) -> Answer:
+def no_throughput_figure(
+    answer: Answer, message: ParsedMessage, *, problem: bool = False
+) -> Answer:
     """«Сколько токенов в секунду выдаст H100 на Llama 70B?»: the glossary explains tokens per
-    second but gives no figure for a setup — say so first, then the explanation."""
-    if not message.signals.throughput or answer.refused:
+    second but gives no figure for a setup — say so first, then the explanation. A problem
+    («в бенчмарке 4000 tok/s, а у нас ползёт») asks why, not for a figure: its cause leads."""
+    if not message.signals.throughput or answer.refused or problem:
         return answer
     return answer.model_copy(update={"answer": f"{NO_THROUGHPUT}\n\n{answer.answer}"})
 
