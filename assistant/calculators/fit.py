@@ -112,6 +112,8 @@ def _what(inp: FitInput, bd: memory.Breakdown) -> str:
     )
     if bd.kv is not None:
         s += f", KV-кэш {gb_text(to_gb(bd.kv_b))}"
+        if inp.batch > 1:  # «на 60 одновременных запросов»: what makes the cache this large
+            s += f" на {memory.sequences(inp.batch)}"
     return s + f" и запас {num(inp.overhead_low_pct)}–{num(inp.overhead_high_pct)}{NBSP}%"
 
 

@@ -214,7 +214,7 @@ def tokens_text(n: int) -> str:
     return f"{num(n)}{NBSP}{plural(n, 'токен', 'токена', 'токенов')}"
 
 
-def _sequences(batch: int) -> str:
+def sequences(batch: int) -> str:
     word = plural(batch, "одновременный запрос", "одновременных запроса", "одновременных запросов")
     return f"{batch} {word}"
 
@@ -280,7 +280,7 @@ def overheads(bd: Breakdown, inp: InferenceInput) -> tuple[float, float]:
 def assumptions(inp: InferenceInput, bd: Breakdown, catalog: Catalog) -> list[str]:
     out = []
     if bd.kv is not None:
-        out.append(f"KV-кэш в {PRECISION_LABEL[inp.kv_precision]}, {_sequences(inp.batch)}")
+        out.append(f"KV-кэш в {PRECISION_LABEL[inp.kv_precision]}, {sequences(inp.batch)}")
         if bd.kv.source.startswith("nearest:"):
             m = catalog.models[bd.kv.source.split(":", 1)[1]]
             out.append(f"форма KV-кэша взята как у ближайшей по размеру модели {m.name}")
