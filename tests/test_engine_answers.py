@@ -331,3 +331,13 @@ def test_a_slow_chat_against_a_benchmark_figure_opens_with_the_cause(pipeline) -
     )
     assert not first_sentence(a).startswith("В глоссарии нет цифры")
     assert "tokens-per-second" in cited(a)
+
+
+def test_many_concurrent_users_make_the_kv_cache_the_named_cause(pipeline) -> None:
+    a = pipeline.answer(
+        "держим mistral 7b на одной карте, пришло ~50 чел одновременно — и память кончилась. "
+        "почему, модель же маленькая?"
+    )
+    text = a.answer.replace("\u00a0", " ")
+    assert "на 50 одновременных запросов" in text and "kv-cache" in cited(a)
+    assert "одновременных запросов" in text.split("[")[0] or "растёт" in text

@@ -161,7 +161,7 @@ class Answerer:
             return self.explain(u, searched, history)
         question = searched.question.text
         slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]
-        helps = [(self.entries[s], diagnosis.how_it_helps(self.entries[s])) for s in slugs[:3]]
+        helps = [(self.entries[s], self._how(s, searched, question)) for s in slugs[:3]]
         why = self._why(outcome, searched, question, slugs)  # «весам нужно параметры × байты»
         if why is not None:
             helps = [why, *helps]
@@ -191,6 +191,17 @@ class Answerer:
         # the remedies' own parameters are shown on their cards, though the customer named none
         calls = self._calls(outcome, diagnosis.VARIED)
         return self._finish(ctx, meta, tool_calls=calls)
+
+    def _how(self, slug: str, searched: Searched, question: str) -> str:
+        """A remedy's sentence about memory; for the KV cache, which a long context or many
+        requests make large, the sentence that answers the question (what it grows with)."""
+        entry = self.entries[slug]
+        if slug != diagnosis.CACHE:
+            return diagnosis.how_it_helps(entry)
+        found = evidence.answering(
+            self.bank, self.entries, [slug], searched.retrieval, question, past_definition=True
+        )
+        return standalone(entry, found[1]) if found else diagnosis.how_it_helps(entry)
 
     def _why(
         self, outcome: Outcome, searched: Searched, question: str, remedies: list[str]

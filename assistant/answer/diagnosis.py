@@ -34,6 +34,7 @@ _ENTRIES = {
     "qlora": ("zero", "fsdp"),
 }
 _METHOD = {"lora": "с LoRA", "qlora": "с QLoRA"}
+CACHE = "kv-cache"  # a cause more than a remedy: what it grows with is what to change
 _LONG_CONTEXT = 4096  # the default the calculators assume; more is the customer's own choice
 VARIED = ("precision", "method", "sharding", "gpus")  # what a remedy changes: its card shows it
 _SHORT = "Скорее всего, не хватает видеопамяти"
@@ -121,7 +122,7 @@ def remedy_slugs(first: ToolResult, catalog: Catalog) -> list[str]:
     out = list(_ENTRIES["inference"])
     context, batch = _int(inputs.get("context_tokens")), _int(inputs.get("batch")) or 1
     if context > _LONG_CONTEXT or batch > 1:
-        out.insert(0, "kv-cache")
+        out.insert(0, CACHE)
     model = catalog.models.get(str(inputs.get("model") or ""))
     if model is not None and model.active_b is not None:
         out.insert(0, "moe")  # «активно только 22B»: every expert is in memory all the same
