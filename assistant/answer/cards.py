@@ -75,15 +75,8 @@ class CardAnswers:
         elif u.reading.ask is Ask.gpu_comparison:
             lead = [comparison_lead(gpus, numbers, fields)]
             if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
-                others, family = alternatives(gpus[0], self.catalog)
-                sheets += tuple(self.entries[sheet_slug(g.id)] for g in others[:1])
-                names = " и ".join(short_name(g) for g in gpus)
-                marks = "".join(f"[{n}]" for n in numbers)
-                lead.insert(0, f"Нет: FullGPU не предлагает {names} в аренду {marks}.")
-                if others:
-                    lead.insert(
-                        1, with_marker(f"Вместо них есть {short_name(others[0])}.", len(sheets))
-                    )
+                instead, extra = self._instead(gpus, numbers)
+                lead, sheets = [*instead, *lead], sheets + extra
             lead += [
                 with_marker(sheet_sentences(g)["overview"], n)
                 for g, n in zip(gpus, numbers, strict=True)
@@ -93,12 +86,11 @@ class CardAnswers:
             lead = [with_marker(s, 1) for s in fact_sentences(gpus[0], fields)]
             route = "term"
             if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
-                others, family = alternatives(gpus[0], self.catalog)
-                sheets += tuple(self.entries[sheet_slug(g.id)] for g in others[:1])
-                lines = offered_lead(gpus[0], others[:1], family)
-                facts = [f for f in fields if f != "offered"]
-                lead = [with_marker(line, n) for n, line in enumerate(lines, 1)]
-                lead += [with_marker(s, 1) for s in fact_sentences(gpus[0], facts)] if facts else []
+                instead, extra = self._instead(gpus[:1], numbers[:1])
+                facts = [f for f in fields if f != "offered"]  # «сколько памяти», if asked too
+                said = fact_sentences(gpus[0], facts) if facts else []
+                lead = [*instead, *(with_marker(s, 1) for s in said)]
+                sheets += extra
         text, question = u.message.text, searched.question.text
         picked = self._about(gpus, searched, question, first=len(sheets) + 1)
         ctx = AnswerContext(
@@ -120,6 +112,23 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _instead(self, gpus: list[Gpu], numbers: list[int]) -> tuple[list[str], tuple[Entry, ...]]:
+        """Cards FullGPU does not rent out: «Нет: … не предлагает …» (their sheets' markers) and
+        the offered card that replaces them (its sheet, numbered next), with that sheet."""
+        others, family = alternatives(gpus[0], self.catalog)
+        alt = others[:1]
+        if len(gpus) == 1:
+            lines = offered_lead(gpus[0], alt, family)
+        else:
+            names = " и ".join(short_name(g) for g in gpus)
+            lines = [f"Нет: FullGPU не предлагает {names} в аренду."]
+            lines += [f"Вместо них есть {short_name(alt[0])}."] if alt else []
+        marks = ["".join(f"[{n}]" for n in numbers), f"[{len(numbers) + 1}]"]
+        lead = [
+            f"{line.removesuffix('.')} {mark}." for line, mark in zip(lines, marks, strict=False)
+        ]
+        return lead, tuple(self.entries[sheet_slug(g.id)] for g in alt)
 
     def provider(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer | None:
         """What FullGPU does, includes or does not: its own sentence first, yes or no before
