@@ -57,6 +57,24 @@ def _all_experts(outcome: Outcome, catalog: Catalog) -> bool:
     return first.values.get("verdict") in ("no", "tight") or first.values.get("fits") is False
 
 
+def _lead_plan(
+    u: Understanding, slugs: list[str], route: Route
+) -> tuple[list[str], float, bool, bool] | None:
+    """Per kind of question: (the entries the lead may come from, how much better a later
+    entry's sentence must be, skip definitions, must name the other entry); None: no lead."""
+    ask = u.reading.ask
+    if ask is Ask.problem:
+        return slugs[:PROBLEM_ENTRIES], PROBLEM_SWITCH, True, False
+    if ask is Ask.fact:
+        return slugs[:2], LEAD_SWITCH, False, False
+    if ask is Ask.error_log:  # the entries that explain the pasted failure, else the top three
+        explained = failures.explaining(u.message.failure) if u.message.failure else ()
+        return slugs[: len([s for s in slugs if s in explained]) or 3], LEAD_SWITCH, True, False
+    if route == "comparison" or ask is Ask.term_comparison:
+        return slugs[:2], LEAD_SWITCH, False, True
+    return None
+
+
 class Answerer:
     def __init__(
         self,
@@ -318,44 +336,22 @@ class Answerer:
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route
     ) -> tuple[str, str] | None:
         """The sentence an answer plan opens with: for a fact, the fact (not the entry's first
-        line); for two terms compared, the sentence of one that names the other."""
-        ask = u.reading.ask
-        top = slugs[:2]
-        if ask is Ask.problem:  # the sentence that says why, not what the term is
-            return evidence.answering(
-                self.bank,
-                self.entries,
-                slugs[:PROBLEM_ENTRIES],
-                searched.retrieval,
-                question,
-                switch=PROBLEM_SWITCH,
-                past_definition=True,
-            )
-        if ask is Ask.fact:
-            return evidence.answering(
-                self.bank, self.entries, top, searched.retrieval, question, switch=LEAD_SWITCH
-            )
-        if ask is Ask.error_log:  # what the pasted error is about, not a definition
-            explained = failures.explaining(u.message.failure) if u.message.failure else ()
-            return evidence.answering(
-                self.bank,
-                self.entries,
-                slugs[: len([s for s in slugs if s in explained]) or 3],
-                searched.retrieval,
-                question,
-                switch=LEAD_SWITCH,
-                past_definition=True,
-            )
-        if route == "comparison" or ask is Ask.term_comparison:
-            return evidence.answering(
-                self.bank,
-                self.entries,
-                top,
-                searched.retrieval,
-                question,
-                mentioning_other=True,
-            )
-        return None
+        line); for a problem or a pasted error, what causes it (not a definition); for two
+        terms compared, the sentence of one that names the other."""
+        plan = _lead_plan(u, slugs, route)
+        if plan is None:
+            return None
+        pool, switch, past_definition, mentioning_other = plan
+        return evidence.answering(
+            self.bank,
+            self.entries,
+            pool,
+            searched.retrieval,
+            question,
+            mentioning_other=mentioning_other,
+            switch=switch,
+            past_definition=past_definition,
+        )
 
     def _finish(
         self,
