@@ -78,18 +78,20 @@ _ERROR_LOG = re.compile(
     r"hiperror|hip error|rocm error|killed|segmentation fault|exception|error:|errno",
     re.IGNORECASE,
 )
+# does not fit, ran out of memory: a memory symptom, and so a problem
+_NO_FIT = r"oom|out of memory|не (?:влеза|помеща|умеща)\w*|не влез\w*|не лез\w*"
 _OUT_OF_MEMORY = re.compile(
-    r"(?<![\w])(?:oom|out of memory|outofmemory\w*|по памяти|памяти не хват\w*|"
-    r"не хватает (?:видео)?памяти|не (?:влеза|помеща|умеща)\w*|не влез\w*|не лез\w*|"
-    r"памят\w* (?:за)?конч\w*|(?:за)?конч\w* памят\w*|no available memory)"
+    rf"(?<![\w])(?:{_NO_FIT}|outofmemory\w*|по памяти|памяти не хват\w*|"
+    r"не хватает (?:видео)?памяти|памят\w* (?:за)?конч\w*|(?:за)?конч\w* памят\w*|"
+    r"no available memory)"
 )
 _PROBLEM = re.compile(
-    r"(?<![\w])(?:пада\w*|упал\w*|вылета\w*|крашит\w*|не влеза\w*|не помеща\w*|не влез\w*|"
-    r"не лез\w*|ошибк\w*|медленн\w*|тормоз\w*|долго|не работа\w*|не запуска\w*|не стартует|"
+    rf"(?<![\w])(?:{_NO_FIT}|пада\w*|упал\w*|вылета\w*|крашит\w*|"
+    r"ошибк\w*|медленн\w*|тормоз\w*|долго|не работа\w*|не запуска\w*|не стартует|"
     r"зависа\w*|завис(?:ла|ло|ли|нет|нут|шие|ший)?(?![\w])|"
     r"упира\w*|просед\w*|теря\w*|не хватает|не хватило|кончает\w*|кончил\w*|заканчива\w*|"
     r"почему (?:так )?(?:медленн|долго|не|пада)\w*|что делать|как (?:быть|починить|исправить)|"
-    r"oom|out of memory|slow|crash\w*|fails?|failing|"
+    r"slow|crash\w*|fails?|failing|"
     # a symptom in other words: worse, slower, stuck, not what was promised
     r"тупее|глупее|стал\w* хуже|хуже (?:чем|нашего|старого)|дольше|ползет|ползёт|грустно|"
     r"скач\w*|жалуют\w*|очеред\w*|не (?:вывез\w*|тянет|ускори\w*|растет|растёт|масштабир\w*)|"
