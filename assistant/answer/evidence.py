@@ -4,10 +4,11 @@
         → (Picked(entry, 1, sentences), …)   numbered in citation order
     supporting(bank, entries, slugs, retrieval, question) → slugs + close runners-up
 
-A term answer takes up to three sentences of its main entry (the definition first) and one of
-each supporting entry; a comparison takes two of each; an entry the previous answer explained
-skips its definition (a follow-up). Sentences are ranked against the question (search/…
-vectors of the index, plus lemma overlap: compose.SentenceBank).
+A term answer takes up to three sentences of its main entry (the definition first) and the
+best sentence of each supporting entry (its definition only when that answers best); a
+comparison takes three of each; an entry the previous answer explained skips its definition (a
+follow-up). Sentences are ranked against the question (search/… vectors of the index, plus
+lemma overlap: compose.SentenceBank).
 """
 
 from __future__ import annotations
@@ -66,10 +67,17 @@ def select(
         entry = entries[slug]
         others = [name for s in slugs if s != slug for name in entries[s].names]
         fresh = slug not in seen
+        definition: bool | None = fresh
         if limit is not None:
-            fresh, room = False, limit  # the lead answers: the best sentences, no definition
-        else:
-            room = 3 if comparison else 2 if not fresh else (3 if n == 1 else 1)
+            definition, room = False, limit  # the lead answers: the best sentences
+        elif comparison:
+            room = 3
+        elif not fresh:
+            room = 2
+        elif n == first:
+            room = 3
+        else:  # a supporting entry: the sentence that answers best, its definition only if
+            definition, room = None, 1  # that is it («BF16 сохраняет диапазон FP32…»)
         sents = pick(
             bank,
             entry,
@@ -77,10 +85,12 @@ def select(
             question,
             limit=room,
             prefer=others,
-            definition=fresh,
+            definition=definition,
         )
-        if limit is not None and sents:  # no definition before it: «Его используют…» needs
-            sents = [standalone(entry, sents[0]), *sents[1:]]  # the entry named («OAM: его…»)
+        alone = limit is not None or definition is None  # read without its entry's start
+        if alone and sents and sents[0] != bank.sentences[slug][0]:
+            # no definition before it: «Его используют…» needs the entry named («OAM: его…»)
+            sents = [standalone(entry, sents[0]), *sents[1:]]
         out.append(Picked(entry, n, tuple(sents)))
     return tuple(p for p in out if p.sentences)
 

@@ -95,3 +95,13 @@ def test_nvlink_answer_has_no_dangling_pronoun(pipeline: Any) -> None:
     # the agent's evidence stays the glossary's exact words
     evidence = {s for e in a.meta.evidence for s in e.sentences}
     assert any(s.startswith("Он передаёт") for s in evidence)
+
+
+def test_a_supporting_entry_gives_the_sentence_that_answers(pipeline: Any) -> None:
+    # BF16 supports an answer about mixed precision: what it adds is why it needs no loss
+    # scaling (its third sentence), not its definition (bits of exponent and mantissa)
+    a = pipeline.answer("нам для обучения советуют bf16 вместо fp16, это из-за loss scaling?")
+    assert "bf16" in [c.slug for c in a.citations]
+    text = a.answer.replace("\u00a0", " ").lower()
+    assert "loss scaling" in text and "без масштабирования" in text
+    assert "7 битами мантиссы" not in text
