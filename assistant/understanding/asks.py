@@ -96,7 +96,14 @@ _PROBLEM = re.compile(
     r"тупее|глупее|стал\w* хуже|хуже (?:чем|нашего|старого)|дольше|ползет|ползёт|грустно|"
     r"скач\w*|жалуют\w*|очеред\w*|не (?:вывез\w*|тянет|ускори\w*|растет|растёт|масштабир\w*)|"
     r"масштабир\w* (?:плохо|отвратно|ужасно)|как так|почему так|что не так|"
-    r"накосячил\w*|обманул\w*|не то,? что ждали|чем ждали)(?![\w])"
+    r"накосячил\w*|обманул\w*|наврал\w*|врут|не то,? что ждали|чем ждали)(?![\w])"
+)
+# measured against what was expected, not against another thing: «медленнее, чем ждали по
+# терафлопсам», «хотя по спеке должен» is a symptom, though two entries stand either side
+_EXPECTED = re.compile(
+    r"(?<![\w])(?:чем|than) (?:\w+ ){0,2}?(?:ждал\w*|ожидал\w*|обещал\w*|рассчитывал\w*|"
+    r"думал\w*|заявлен\w*|в спек\w*|по спек\w*|expected|promised)(?![\w])|"
+    r"хотя (?:\w+ ){0,3}?(?:по спек\w*|в спек\w*|обещал\w*|должн\w*|заявлен\w*)(?![\w])"
 )
 _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|\bлибо\b|"
@@ -198,6 +205,8 @@ def classify(message: ParsedMessage) -> Reading:
     gpus = message.gpus
     if message.log or (_ERROR_LOG.search(message.text) and len(message.text) > 80):
         return Reading(Ask.error_log, memory=bool(_OUT_OF_MEMORY.search(message.text.lower())))
+    if _EXPECTED.search(t):
+        return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
     if len(gpus) >= 2 and not explains and (not sized or _HARDWARE_DIFFERENCE.search(t)):
         # «h100 или h200 под инференс 70b, в чем разница по железу?»: the cards, not a fit

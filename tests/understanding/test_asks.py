@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.corpus.glossary import Glossary
+from assistant.search.retrieval import AliasMatcher
 from assistant.understanding.asks import Ask, classify
-from tests.helpers import read
+from assistant.understanding.reader import Reader
+from tests.helpers import CATALOG, read
 
 
 @pytest.mark.parametrize(
@@ -37,6 +40,26 @@ def test_a_negated_question_gets_no_yes_or_no() -> None:
 )
 def test_a_symptom_in_other_words_is_a_problem(text: str) -> None:
     assert classify(read(text)).ask is Ask.problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two entries either side of «чем» (FP64, TFLOPS): against what was expected, not each
+        # other
+        "считаем в двойной точности на rtx 5090 — медленнее, чем ждали по терафлопсам",
+        "fp8 на h100 оказался не быстрее bf16, хотя по спеке должен быть вдвое быстрее",
+        "инференс ускорился процентов на 30, хотя ai tops выросли вдвое. наврали?",
+    ],
+)
+def test_worse_than_expected_is_a_problem_not_a_comparison(text: str, glossary: Glossary) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # FP64, TFLOPS… named as entries
+    assert classify(reader.read(text)).ask is Ask.problem
+
+
+def test_two_terms_set_against_each_other_stay_a_comparison(glossary: Glossary) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))
+    assert classify(reader.read("fp8 медленнее, чем bf16? насколько")).ask is Ask.term_comparison
 
 
 def test_what_a_size_depends_on_is_no_hang() -> None:
