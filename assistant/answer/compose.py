@@ -23,6 +23,12 @@ _LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
 # a nominative personal pronoun opening a sentence, followed by a lower-case word (the verb)
 _PRONOUN = re.compile(r"^(?:Он|Она|Оно)\s+(?=[а-яё])")
 # a sentence whose first words point back at what came before it («Платой за это…», «При этом…»)
+# an object pronoun among the first words, before a verb («Обычно его измеряют…»): a Latin
+# name takes its place unchanged («Обычно AI TOPS измеряют…»); a Russian one would need declining
+_OBJECT = re.compile(
+    r"^((?:[А-ЯЁа-яё]+\s+){0,2}?)(?:[Ее]го|[Ее]ё|[Ее]е|[Ии]х)\s+"
+    r"(?=[а-яё]+(?:ют|ят|ут|ет|ит|ются|ятся|ется|ится|ли|ла|ло)\b)"
+)
 _BACK = re.compile(r"^(?:\w+\s+){0,2}?(?:за это|при этом|из-за этого|поэтому|это|этим)\b", re.I)
 
 
@@ -148,6 +154,10 @@ def standalone(entry: Entry, sentence: str) -> str:
     one that does not name it at all gets it in front («InfiniBand: современные поколения…»)."""
     if _PRONOUN.match(sentence):
         return _PRONOUN.sub(short_name(entry) + " ", sentence, count=1)
+    name = short_name(entry)
+    if _OBJECT.match(sentence) and re.search(r"[A-Za-z]", name) and not re.search(r"[а-яё]", name):
+        named = _OBJECT.sub(lambda m: f"{m.group(1)}{name} ", sentence, count=1)
+        return named[0].upper() + named[1:]
     if _BACK.match(sentence):  # «Платой за это становится…»: «это» is the entry's subject
         return f"{short_name(entry)}: {sentence[0].lower()}{sentence[1:]}"
     if _opens_with_name(entry, sentence) or any(

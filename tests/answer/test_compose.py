@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from assistant.answer.compose import Picked, general_first, paragraph, resolve_pronoun
+from assistant.answer.compose import (
+    Picked,
+    general_first,
+    paragraph,
+    resolve_pronoun,
+    standalone,
+)
 from assistant.text.sentences import split_sentences
 from tests.helpers import read
 
@@ -42,6 +48,30 @@ def test_conservative_cases_stay_as_written(glossary: Any) -> None:
     assert own.index(she) > 1 and resolve_pronoun(fabric, she, own) == she
     # a sentence that is not the entry's own is never rewritten
     assert resolve_pronoun(all_reduce, "Он пришёл.", own) == "Он пришёл."
+
+
+@pytest.mark.parametrize(
+    ("slug", "opening", "start"),
+    [
+        ("ai-tops", "Обычно его измеряют", "Обычно AI TOPS измеряют при низкой точности"),
+        ("oam", "Его используют", "OAM используют GPU AMD Instinct"),
+        ("all-reduce", "Её реализуют", "All-reduce реализуют такие библиотеки"),
+    ],
+)
+def test_an_object_pronoun_opening_an_answer_names_the_term(
+    glossary: Any, slug: str, opening: str, start: str
+) -> None:
+    entry = glossary.get(slug)
+    sentence = next(s for s in split_sentences(entry.text) if s.startswith(opening))
+    assert standalone(entry, sentence).replace("\u00a0", " ").startswith(start)
+
+
+def test_a_possessive_pronoun_is_left_alone(glossary: Any) -> None:
+    # «его память» is the term's memory, not the term: the name goes in front instead
+    entry = glossary.get("oam")
+    assert (
+        standalone(entry, "Его память распаяна на модуле.") == "OAM: его память распаяна на модуле."
+    )
 
 
 def test_paragraph_uses_the_resolved_sentence(glossary: Any) -> None:
