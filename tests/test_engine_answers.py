@@ -168,6 +168,28 @@ def test_near_domain_questions_the_glossary_does_not_answer_are_declined(
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "какое значение gradient_accumulation_steps поставить на 8 картах?",
+        "NCCL_P2P_LEVEL=NVL или PIX — что выставить на сервере?",
+        "pin_memory=True в DataLoader реально помогает загрузке на GPU?",
+    ],
+)
+def test_a_setting_named_as_code_is_declined_with_the_nearest_entries(
+    pipeline, question: str
+) -> None:
+    # the entries explain NCCL, vLLM, data parallelism, not the values of their settings
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found" and a.citations
+
+
+def test_code_words_beside_what_an_entry_explains_are_answered(pipeline) -> None:
+    a = pipeline.answer("в ds_config включил zero stage 3 — что теперь шардится между картами?")
+    assert not a.refused and cited(a)[0] == "zero"
+    assert "параметр" in a.answer.lower()  # stage 3 shards the parameters themselves
+
+
+@pytest.mark.parametrize(
     ("question", "says"),
     [
         ("а можно пол-карты подешевле? нам столько памяти не надо", "не делит"),

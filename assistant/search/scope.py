@@ -95,18 +95,28 @@ def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary, retrieval: 
     and a how-to about such a tool whose words the leading entries mostly do not use."""
     if sig.outside or vocabulary.unknown_card(question):
         return True
+    if sig.code and _cover(question, retrieval, vocabulary) < CODE_COVER:
+        return True  # «attn_implementation='sdpa' или …»: an API's settings, not an entry's
     if not (sig.procedure or sig.how_to) or not _unknown_tool(question, vocabulary):
         return False
     if sig.procedure:
         return True
+    return _cover(question, retrieval, vocabulary) < HOW_TO_COVER
+
+
+def _cover(question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary) -> float:
+    """Share of the question's content words the top three entries' texts and questions use."""
     top = [h.slug for h in retrieval.hits[:3]]
-    return _lexical_cover(question, top, vocabulary)["top3_asked"] < HOW_TO_COVER
+    return _lexical_cover(question, top, vocabulary)["top3_asked"]
 
 
 # share of a how-to's content words the top three entries (text and customer questions) use,
 # under which they do not answer it (dev: the blind near-domain how-tos 0.08-0.58, in-scope
 # how-tos naming an unknown tool 0.67-1.0; at 0.6 one of those was refused, at 0.5 none)
 HOW_TO_COVER = 0.5
+# the same for a question that names an API, a setting or a flag as code (dev: the near-domain
+# ones 0.13-0.46 under it, the in-scope ones 0.55-0.79: «в ds_config выставил zero stage 2»)
+CODE_COVER = 0.5
 
 
 def _unknown_tool(question: Tokens, vocabulary: Vocabulary) -> bool:

@@ -106,6 +106,14 @@ _HOW_TO = re.compile(
     r"(?<!\w)как\s+(?:правильно\s+|мне\s+|теперь\s+|лучше\s+|бы\s+)?[а-яё]+(?:ть|ти|чь)(?:ся)?\b|"
     r"(?<!\w)how (?:do i|to|can i|should i)\b"
 )
+# a name from code, written as code: snake_case (max_batch_size), a dotted API
+# (torch.cuda.empty_cache), a call (is_bf16_supported()), an environment variable
+# (NCCL_ALGO), a command-line flag (--block-size). The glossary explains ideas, not APIs: a
+# question about one is outside unless the entries' words cover the rest (search/scope.py)
+_IDENTIFIER = re.compile(
+    r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z_]\w+(?:\.[a-z_]\w+)+|"
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|--[a-z][\w-]+|[a-z_]\w*\(\))(?![\w])"
+)
 _GREETING = re.compile(
     r"^(?:привет\w*|здравств\w*|здрас\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
     r"доброго времени суток|приветики|алло|good (?:morning|afternoon|evening))\b"
@@ -235,6 +243,7 @@ class Signals:
     outside: bool = False  # another vendor's accelerator, a config or settings values (_FOREIGN)
     procedure: bool = False  # «как поднять / установить …»: a setup how-to (_PROCEDURE)
     how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
+    code: bool = False  # names an API, a setting or a flag as code (_IDENTIFIER)
     # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
     chat: str = ""
 
@@ -271,6 +280,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         outside=bool(_FOREIGN.search(t) or _RECIPE.search(t)),
         procedure=bool(_PROCEDURE.search(t)),
         how_to=bool(_HOW_TO.search(t)),
+        code=bool(_IDENTIFIER.search(text)),
     )
 
 
