@@ -100,7 +100,11 @@ class Engine:
         searched = p.lookup.find(u.message, text, history)
         if u.plan is not None:  # a problem with figures: the calculation is its cause
             return p.answerer.problem(u, p.calculations.compute(u.plan), searched, history)
-        if u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison):  # the catalogue answers first
+        cards = u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison)
+        if cards and searched.scope.unlisted_card and "offered" not in u.reading.fields:
+            # «H20 — сколько у неё памяти против H100?»: no sheet has the card asked about
+            return p.answerer.outside(u, searched)
+        if cards:  # the catalogue answers first
             return p.answerer.gpus(u, searched, history)
         if u.reading.ask is Ask.provider:  # FullGPU's own sentence first
             answer = p.answerer.provider(u, searched, history)

@@ -183,6 +183,16 @@ def test_a_setting_named_as_code_is_declined_with_the_nearest_entries(
     assert a.refused and a.route == "not_found" and a.citations
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["H20 — сколько у неё памяти против H100?", "какая пропускная способность памяти у RTX A6000?"],
+)
+def test_a_card_the_catalogue_lacks_gets_no_other_cards_figures(pipeline, question: str) -> None:
+    # no sheet has the card asked about: the H100's 80 ГБ is no answer about the H20
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found"
+
+
 def test_code_words_beside_what_an_entry_explains_are_answered(pipeline) -> None:
     a = pipeline.answer("в ds_config включил zero stage 3 — что теперь шардится между картами?")
     assert not a.refused and cited(a)[0] == "zero"

@@ -48,6 +48,7 @@ class Scope:
     comparison: bool = False
     confidence: Literal["high", "medium", "low"] = "medium"
     unknown_term: bool = False  # «что такое X» names nothing the glossary mentions (e.g. TPU)
+    unlisted_card: bool = False  # names a card the catalogue has no sheet for (H20, A6000)
 
 
 def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
@@ -151,7 +152,7 @@ def decide_scope(
     # a condensed follow-up («а чем она лучше BF16?» + the topic) pairs its pronoun with the topic
     paired = message.paired or question.folded != message.tokens.folded
     scope = _decide(message, question, retrieval, vocabulary, unknown, paired, coverage)
-    return replace(scope, unknown_term=unknown)
+    return replace(scope, unknown_term=unknown, unlisted_card=vocabulary.unknown_card(question))
 
 
 def scope_facts(
