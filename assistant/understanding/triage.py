@@ -64,6 +64,15 @@ _PATTERNS: dict[Topic, re.Pattern[str]] = {
 }
 
 
+# «сервис упал с OOM, когда трейн разогнался»: the customer's own process ran out of memory, a
+# problem the entries explain, not the provider's server being down
+_OWN_CRASH = re.compile(
+    r"(?:упал|упада|пада|вылет|крашн|лег|лежит)\w*\s+(?:\w+\s+){0,2}?(?:с|по|из-за|от)\s+"
+    r"(?:oom|out of memory|памят\w*|cuda|nccl)"
+)
+_UNREACHABLE = re.compile(r"недоступ\w*|не (?:могу|можем|получается) (?:зайти|подключиться)")
+
+
 @dataclass(frozen=True)
 class Handoff:
     """What a person must handle, in a stable order (answer/edges.py says it in Russian)."""
@@ -75,4 +84,6 @@ def triage(message: str) -> Handoff | None:
     """The topics a person must handle, in a stable order; None when there are none."""
     text = re.sub(r"\s+", " ", fold(message))
     found = tuple(topic for topic, pattern in _PATTERNS.items() if pattern.search(text))
+    if "outage" in found and _OWN_CRASH.search(text) and not _UNREACHABLE.search(text):
+        found = tuple(t for t in found if t != "outage")
     return Handoff(found) if found else None

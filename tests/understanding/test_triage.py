@@ -24,6 +24,7 @@ REFUND = "Верните деньги за прошлый месяц, серве
         ("не могу войти в личный кабинет, забыл пароль", ("account",)),
         ("нужен договор с юрлицом", ("legal",)),
         ("сервер лежит уже час, ssh не отвечает", ("outage",)),
+        ("сервер упал с ошибкой и недоступен уже час", ("outage",)),
         ("как удалить аккаунт", ("account",)),
     ],
 )
@@ -49,6 +50,9 @@ def test_people_decide_these(message: str, topics: tuple[str, ...]) -> None:
         "делаем ассистента для юристов на Llama 3 8B — сколько нужно памяти?",
         # a vendor's marketing figure, not the service: the AI TOPS entry answers it
         "на 5090 нвидиа пишет 3352 AI TOPS, а у нас и близко нет. нас обманули?",
+        # the customer's own service ran out of memory: a problem, not the server down
+        "инференс-сервис упал с OOM, когда рядом запустили обучение — почему?",
+        "сервис падает по памяти на длинных промптах",
     ],
 )
 def test_glossary_questions_are_not_triaged(message: str) -> None:
