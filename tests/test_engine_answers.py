@@ -193,6 +193,17 @@ def test_a_card_the_catalogue_lacks_gets_no_other_cards_figures(pipeline, questi
     assert a.refused and a.route == "not_found"
 
 
+def test_one_card_generating_faster_than_another_is_their_bandwidth(pipeline) -> None:
+    # same TFLOPS, faster generation: the sheets' bandwidths say why, first
+    a = pipeline.answer(
+        "у h100 и h200 терафлопсы одинаковые, а токены на h200 идут быстрее. почему?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "пропускная способность памяти" in lead and "3,35 ТБ/с" in lead and "4,8 ТБ/с" in lead
+    assert {"gpu-h100-sxm", "gpu-h200", "memory-bandwidth"} <= set(cited(a))
+    assert "для каждого нового токена" in a.answer.replace("\u00a0", " ")
+
+
 def test_code_words_beside_what_an_entry_explains_are_answered(pipeline) -> None:
     a = pipeline.answer("в ds_config включил zero stage 3 — что теперь шардится между картами?")
     assert not a.refused and cited(a)[0] == "zero"

@@ -11,9 +11,11 @@ generated text goes through the same guard as every answer (Answerer's `finish`)
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from assistant.answer import evidence
+from assistant.answer.calculations.choice import BANDWIDTH
 from assistant.answer.compose import Picked, SentenceBank, is_reference, standalone, with_marker
 from assistant.answer.generation import AnswerContext
 from assistant.answer.plans import (
@@ -37,9 +39,11 @@ from assistant.schema import Answer, AnswerMeta, Route, Turn
 from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.decide import Understanding
+from assistant.understanding.lexicon import GENERATION
 
 # a question about a card no longer than this asks whether it is offered (with «у вас», «есть
 # ли» in it: OFFERED_WORDS); a longer one asks something else of it
+_GENERATION = re.compile(rf"(?<![\w])(?:{GENERATION})", re.IGNORECASE)
 SHORT_WORDS = 6
 OFFERED_WORDS = 12
 
@@ -93,6 +97,8 @@ class CardAnswers:
                 sheets += extra
         text, question = u.message.text, searched.question.text
         picked = self._about(gpus, searched, question, first=len(sheets) + 1)
+        if u.reading.generation:  # why the bandwidth, not the TFLOPS, sets the pace
+            picked = self._why_bandwidth(picked, searched, question, first=len(sheets) + 1)
         ctx = AnswerContext(
             route=route,
             message=text,
@@ -233,6 +239,22 @@ class CardAnswers:
             and slug in self.entries
             and not any(n.lower() in names for n in self.entries[slug].names if len(n) >= 3)
         ]
+
+    def _why_bandwidth(
+        self, picked: tuple[Picked, ...], searched: Searched, question: str, first: int
+    ) -> tuple[Picked, ...]:
+        """The memory-bandwidth entry's sentence on generation first, the other entries after."""
+        entry = self.entries.get(BANDWIDTH)
+        if entry is None:
+            return picked
+        scored = self.bank.scores(entry, searched.retrieval.vector, question)
+        ranked = [s for s, _ in sorted(scored, key=lambda x: -x[1])]
+        found = [s for s in ranked if _GENERATION.search(s) and not is_reference(s, entry)]
+        if not found:
+            return picked
+        rest = [p for p in picked if p.entry.slug != BANDWIDTH][:1]
+        own = Picked(entry, first, (standalone(entry, found[0]),))
+        return (own, *(Picked(p.entry, first + 1 + i, p.sentences) for i, p in enumerate(rest)))
 
     def _about(
         self, gpus: list[Gpu], searched: Searched, question: str, first: int

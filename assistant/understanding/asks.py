@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from assistant.understanding.lexicon import CARD, DEFINITION
+from assistant.understanding.lexicon import CARD, DEFINITION, FAST, GENERATION
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -109,6 +109,11 @@ _COMPARISON = re.compile(
     r"отлича\w*|разниц\w*|различ\w*|сравн\w*|\bvs\.?\b|\bversus\b|\bили\b|\bлибо\b|"
     r"против|лучше|хуже|быстрее|что (?:взять|брать|выбрать)|difference|compare|better"
 )
+# «на h200 генерит на 40 % быстрее, чем на h100 — как так?»: generation speed told apart by cards
+_GENERATION_SPEED = re.compile(
+    rf"(?<![\w])(?:{GENERATION})(?![\w])[^?!]*?(?<![\w])(?:{FAST})|"
+    rf"(?<![\w])(?:{FAST})[^?!]*?(?<![\w])(?:{GENERATION})(?![\w])"
+)
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
@@ -156,6 +161,8 @@ class Reading:
     # a problem with memory («падает по памяти», OOM): with a model and a card it is computed
     memory: bool = False
     listing: bool = False  # «какие карты у вас можно взять?»: every card FullGPU rents out
+    # cards told apart by how fast they generate: the entry saying why bandwidth bounds it joins
+    generation: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -208,6 +215,9 @@ def classify(message: ParsedMessage) -> Reading:
     if _EXPECTED.search(t):
         return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
+    if len(gpus) >= 2 and (explains or _PROBLEM.search(t)) and _GENERATION_SPEED.search(t):
+        # why one card generates slower than another: their memory bandwidth, from the sheets
+        return Reading(Ask.gpu_comparison, ("bandwidth",), generation=True)
     if len(gpus) >= 2 and not explains and (not sized or _HARDWARE_DIFFERENCE.search(t)):
         # «h100 или h200 под инференс 70b, в чем разница по железу?»: the cards, not a fit
         return Reading(Ask.gpu_comparison, spec_fields(t))

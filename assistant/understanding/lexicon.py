@@ -30,6 +30,13 @@ PRICE = r"(?:стои|стоимост|цен|заплат|обойд|обход
 PRICE_EN = r"(?:cost\w*|pric\w*)"
 OPENER = r"(?:а|и|ну а|тогда|если|а если|а теперь|(?:ок|окей|ok|okay),? а|хорошо,? а)"
 DEFINITION = r"(?:что так\w*|что значит|что означа\w*)"
+# wanting it fast, or finding it slow («шустрый», «тормозит», «ползёт»)
+FAST = (
+    r"быстр\w*|шустр\w*|скорост\w*|медленн\w*|тормоз\w*|полз[её]т|latency|задержк\w*|\bfast\w*|"
+    r"speed"
+)
+# a model writing its answer, not training: what memory bandwidth bounds
+GENERATION = r"генер\w*|токен\w*|инференс\w*|decod\w*|inference|tok/s|tokens?"
 PRONOUN = (
     r"(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|"
     r"этого|этой|этим|тот|та|там|тут|it|its|this|that)"

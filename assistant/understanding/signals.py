@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.text.tokens import STOPWORDS, Tokens, fold, tokenize, words
-from assistant.understanding.lexicon import CARD_WORD, DEFINITION, OPENER, PRONOUN
+from assistant.understanding.lexicon import CARD_WORD, DEFINITION, FAST, OPENER, PRONOUN
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -218,9 +218,7 @@ _THROUGHPUT = re.compile(
     r"пропускн\w* способност\w*|throughput"
 )
 
-_FAST = re.compile(
-    r"быстр\w*|шустр\w*|скорост\w*|медленн\w*|тормоз\w*|полз[её]т|latency|задержк\w*|\bfast\w*|speed"
-)
+_FAST = re.compile(FAST)
 
 
 @dataclass(frozen=True)
