@@ -29,6 +29,9 @@ _INLINE = re.compile(
 )
 
 
+_FAILED = re.compile(r"error|exception|fail|fatal|traceback|refused|denied|abort", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Pasted:
     prose: str  # the person's own lines, in order
@@ -47,10 +50,23 @@ def pasted(text: str) -> Pasted:
         return Pasted(text, "")
     prose: list[str] = []
     log: list[str] = []
-    for line in lines:
-        if not line.strip():
-            continue
-        (log if is_log_line(line) else prose).append(line)
+    for block, fenced in _blocks(lines):
+        # inside ``` … ```: a program's failure as the person marked it, though no line of it
+        # looks like a log's («nvidia-container-cli: requirement error: …»); a table is prose
+        failed = fenced and bool(_FAILED.search("\n".join(block)))
+        for line in block:
+            (log if failed or is_log_line(line) else prose).append(line)
     if not log or not prose:  # all log: the first line still says what it is about
         return Pasted(text, "")
     return Pasted("\n".join(prose), "\n".join(log))
+
+
+def _blocks(lines: list[str]) -> list[tuple[list[str], bool]]:
+    """The non-empty lines in runs: (lines, inside a ``` fence); the fence lines dropped."""
+    out: list[tuple[list[str], bool]] = [([], False)]
+    for line in lines:
+        if line.strip().startswith("```"):
+            out.append(([], not out[-1][1]))
+        elif line.strip():
+            out[-1][0].append(line)
+    return [(block, fenced) for block, fenced in out if block]

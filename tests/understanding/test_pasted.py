@@ -53,3 +53,27 @@ def test_a_logs_units_are_not_the_customers(catalog: Catalog) -> None:
     assert params.gib is None
     assert params.model == "llama-3-8b" and params.gpu == "l40s"
     assert Reader(catalog).read(VLLM).quantities.params.gib is None
+
+
+FENCED = """контейнер не стартует:
+```
+nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update
+```
+что делать?"""
+
+TABLE = """в nvidia-smi вот так:
+```
+| MIG devices:                                  |
+|   0   3   0   0  |  19MiB / 19968MiB | 28   0 |
+```
+у вас тоже так режут?"""
+
+
+def test_a_fenced_failure_is_log_though_no_line_looks_like_one() -> None:
+    p = pasted(FENCED)
+    assert "requirement error" in p.log and "```" not in p.log
+    assert p.prose.splitlines() == ["контейнер не стартует:", "что делать?"]
+
+
+def test_a_fenced_table_without_a_failure_stays_the_persons() -> None:
+    assert pasted(TABLE).log == ""
