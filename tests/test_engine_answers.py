@@ -204,6 +204,17 @@ def test_one_card_generating_faster_than_another_is_their_bandwidth(pipeline) ->
     assert "для каждого нового токена" in a.answer.replace("\u00a0", " ")
 
 
+def test_a_build_without_kernels_for_a_blackwell_card_says_so_first(pipeline) -> None:
+    a = pipeline.answer(
+        "поставил старый torch на 5090:\n```\nUserWarning: NVIDIA GeForce RTX 5090 with CUDA "
+        "capability sm_120 is not compatible with the current PyTorch installation.\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n```"
+    )
+    lead = first_sentence(a)
+    assert "sm_120" in lead and "Blackwell" in a.answer
+    assert {"cuda", "blackwell"} <= set(cited(a))
+
+
 def test_code_words_beside_what_an_entry_explains_are_answered(pipeline) -> None:
     a = pipeline.answer("в ds_config включил zero stage 3 — что теперь шардится между картами?")
     assert not a.refused and cited(a)[0] == "zero"

@@ -28,6 +28,8 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.fp16_overflow: ("bf16", "mixed-precision"),
     FailureKind.memory_error: ("dcgm",),
     FailureKind.kv_context: ("kv-cache", "vllm", "quantization"),
+    FailureKind.no_kernel_image: ("cuda", "blackwell"),
+    FailureKind.host_memory_path: ("nvlink", "pcie-gen5", "nccl"),
 }
 _FP4_EXPLAINING = ("fp4", "blackwell")
 
@@ -49,6 +51,8 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
         )
     if f.kind is FailureKind.precision_unsupported:
         return _unsupported(f.precision, gpu)
+    if f.kind is FailureKind.no_kernel_image:
+        return _no_kernel(f.arch, gpu)
     return _READING[f.kind].format(
         tokens=_count(f.tokens, "токенов"), room=_count(f.room, "токенов")
     )
@@ -75,6 +79,10 @@ _READING: dict[FailureKind, str] = {
     FailureKind.memory_error: (
         "По логу это аппаратная ошибка: неисправимая ошибка памяти GPU (ECC), а не ошибка в коде."
     ),
+    FailureKind.host_memory_path: (
+        "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM), а не "
+        "напрямую по NVLink или P2P: обмен между картами идёт по медленному пути через CPU."
+    ),
     FailureKind.kv_context: (
         "По логу KV-кэш на полный контекст модели ({tokens}) не помещается в память, "
         "оставшуюся после весов: в неё входит {room}."
@@ -88,6 +96,17 @@ def _unsupported(precision: str, gpu: Gpu | None) -> str:
     if gpu is not None and not supports(gpu, precision):
         return f"По логу {label} на этом GPU не работает: у {gpu.short} нет поддержки {label}."
     return f"По логу ядрам {label} нужен GPU с аппаратной поддержкой {label}."
+
+
+def _no_kernel(arch: str, gpu: Gpu | None) -> str:
+    """What the log says, and the architecture of the named card (its sheet)."""
+    own = f" ({arch})" if arch else ""
+    if gpu is not None:
+        return (
+            f"По логу в этой сборке фреймворка нет ядер для архитектуры {gpu.short}{own}: "
+            f"{gpu.short} построена на {gpu.architecture}, а сборка — под более старые GPU."
+        )
+    return f"По логу в этой сборке фреймворка нет ядер для архитектуры вашего GPU{own}."
 
 
 def supports(gpu: Gpu, precision: str) -> bool:

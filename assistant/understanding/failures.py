@@ -9,7 +9,9 @@ all-reduce, the interconnect), a network error of NCCL between servers (InfiniBa
 falling back to TCP sockets when it finds no InfiniBand (RDMA), a driver older than the CUDA a
 framework was built for (CUDA), PyTorch that sees no GPU on an AMD server (ROCm), FP4 or FP8
 kernels on a card without them (FP4, FP8, tensor cores), FP16's loss scale at its floor (BF16),
-an uncorrectable ECC error (DCGM), and a context too long for the KV cache left (KV cache).
+an uncorrectable ECC error (DCGM), a context too long for the KV cache left (KV cache), a
+framework built without kernels for the card's architecture (CUDA, Blackwell), and NCCL passing
+data between the cards through the host's memory (NVLink, PCIe).
 Whether a model fits is the diagnosis's (diagnosis.py); anything else is None.
 """
 
@@ -30,6 +32,8 @@ class FailureKind(StrEnum):
     fp16_overflow = "fp16_overflow"  # the loss scale fell to its floor: FP16's narrow range
     memory_error = "memory_error"  # an uncorrectable ECC error: the GPU's memory is failing
     kv_context = "kv_context"  # the model's context does not fit the KV cache left
+    no_kernel_image = "no_kernel_image"  # the build has no kernels for the card's architecture
+    host_memory_path = "host_memory_path"  # NCCL between the cards via SHM: no NVLink, no P2P
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ class Failure:
     precision: str = ""  # the precision a card lacks («fp4», «fp8»)
     tokens: int = 0  # the context the model asks for («max seq len (131072)»)
     room: int = 0  # the tokens the KV cache can hold, as the log says
+    arch: str = ""  # the card's compute capability the build lacks («sm_120»)
 
     @property
     def memory(self) -> bool:
@@ -77,9 +82,18 @@ _KV_CONTEXT = re.compile(
 )
 _DRIVER = re.compile(
     r"driver version is insufficient|NVIDIA driver on your system is too old|"
-    r"CUDA driver version is insufficient",
+    r"CUDA driver version is insufficient|unsatisfied condition: cuda\s*>=|"
+    r"please update your driver",
     re.IGNORECASE,
 )
+_NO_KERNEL = re.compile(
+    r"no kernel image is available|(?:capability|архитектур\w*) (sm_\d+) is not compatible",
+    re.IGNORECASE,
+)
+_ARCH = re.compile(r"capability (sm_\d+) is not compatible", re.IGNORECASE)
+# «NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct»: through the host's memory
+_SHM = re.compile(r"NCCL INFO[^\n]*\bvia SHM\b", re.IGNORECASE)
+_DIRECT = re.compile(r"NCCL INFO[^\n]*\bvia (?:P2P|NVLS)\b", re.IGNORECASE)
 _NO_GPU = re.compile(
     r"is_available\(\)\s*\n\s*False|no CUDA GPUs are available|Found no NVIDIA driver|"
     r"Torch not compiled with CUDA",
@@ -115,6 +129,11 @@ def failure(log: str, text: str) -> Failure | None:
         return Failure(FailureKind.kv_context, tokens=int(kv.group(1)), room=int(kv.group(2)))
     if _DRIVER.search(log):
         return Failure(FailureKind.driver_too_old)
+    if _NO_KERNEL.search(log):
+        arch = _ARCH.search(log)
+        return Failure(FailureKind.no_kernel_image, arch=arch.group(1).lower() if arch else "")
+    if _SHM.search(log) and not _DIRECT.search(log):
+        return Failure(FailureKind.host_memory_path)
     if _NO_GPU.search(log) and _AMD.search(text):
         return Failure(FailureKind.no_gpu_on_amd)
     return None

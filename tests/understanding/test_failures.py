@@ -64,3 +64,30 @@ def test_fp16_overflow_ecc_and_a_context_too_long_for_the_cache() -> None:
     k = failure(kv, kv)
     assert k is not None and k.kind is FailureKind.kv_context and k.memory
     assert (k.tokens, k.room) == (65536, 40960)
+
+
+def test_a_container_asking_for_a_newer_cuda_is_a_driver_too_old() -> None:
+    log = (
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please "
+        "update your driver to a newer version, or use an earlier cuda container: unknown."
+    )
+    f = failure(log, "контейнер не стартует:\n" + log)
+    assert f is not None and f.kind is FailureKind.driver_too_old
+
+
+def test_a_build_without_kernels_for_the_card_names_its_architecture() -> None:
+    log = (
+        "UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible "
+        "with the current PyTorch installation.\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+    )
+    f = failure(log, "арендовал 5090:\n" + log)
+    assert f is not None and f.kind is FailureKind.no_kernel_image and f.arch == "sm_120"
+
+
+def test_nccl_through_the_hosts_memory_is_named_only_without_a_direct_path() -> None:
+    shm = "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct"
+    f = failure(shm, "all-reduce тормозит:\n" + shm)
+    assert f is not None and f.kind is FailureKind.host_memory_path
+    mixed = shm + "\nNCCL INFO Channel 01/0 : 1[1] -> 2[2] via P2P/IPC"
+    assert failure(mixed, "лог:\n" + mixed) is None  # the cards also talk directly
