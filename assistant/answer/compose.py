@@ -19,7 +19,7 @@ from assistant.text.sentences import split_sentences
 from assistant.text.tokens import lemmas
 
 _REFERENCE = re.compile(r"^(?:См\.|Читайте|Попробуйте|Сравнить .* можно)")
-_LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]+)\b")
+_LEAD_WORD = re.compile(r"^([А-ЯЁ][а-яё]*)\b")  # «Движки…», and «У карт…», «В HBM…»
 # a nominative personal pronoun opening a sentence, followed by a lower-case word (the verb)
 _PRONOUN = re.compile(r"^(?:Он|Она|Оно)\s+(?=[а-яё])")
 # a sentence whose first words point back at what came before it («Платой за это…», «При этом…»)
@@ -165,7 +165,7 @@ def standalone(entry: Entry, sentence: str) -> str:
     ):
         return sentence
     word = _LEAD_WORD.match(sentence)
-    if word and not word.group(1).isupper():
+    if word and (len(word.group(1)) == 1 or not word.group(1).isupper()):
         return f"{short_name(entry)}: {sentence[0].lower()}{sentence[1:]}"
     return f"{short_name(entry)}: {sentence}"
 
