@@ -395,3 +395,11 @@ def test_many_concurrent_users_make_the_kv_cache_the_named_cause(pipeline) -> No
     text = a.answer.replace("\u00a0", " ")
     assert "на 50 одновременных запросов" in text and "kv-cache" in cited(a)
     assert "одновременных запросов" in text.split("[")[0] or "растёт" in text
+
+
+def test_cards_with_the_same_bandwidth_are_not_called_faster(pipeline) -> None:
+    # RTX 5090 and RTX PRO 6000 Blackwell read memory at the same 1 792 ГБ/с by their sheets
+    a = pipeline.answer("шустрый чат на qwen3 8b в bf16: rtx 5090 или rtx pro 6000 — что быстрее?")
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "1 792 ГБ/с" in lead and "быстрее будет" not in lead
+    assert "разницы не будет" in lead

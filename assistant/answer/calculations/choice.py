@@ -79,6 +79,12 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
     cards = _cards(fitting, catalog)
     if len(cards) < 2:
         return ""
+    if speed and _same_bandwidth(cards):  # «5090 или PRO 6000 по скорости?»: 1 792 ГБ/с both
+        return (
+            " Скорость генерации при небольших батчах ограничивает пропускная способность "
+            f"памяти, а она у них одна: {bandwidth(cards[0].bandwidth_tbs)}, так что по "
+            "скорости разницы не будет."
+        )
     if speed:  # one figure a sentence: each stands on its own card's sheet
         best = max(cards, key=lambda g: g.bandwidth_tbs)
         others = " ".join(
@@ -91,6 +97,15 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
         )
     best = max(cards, key=lambda g: g.memory_gb)
     return f" Больше памяти на KV-кэш и длинный контекст останется на {best.short}."
+
+
+def _same_bandwidth(cards: Sequence[Gpu]) -> bool:
+    """Within 2 %: the sheets' figures, not a measurement, so no card is faster by them."""
+    rates = [g.bandwidth_tbs for g in cards]
+    return max(rates) <= min(rates) * SAME_BANDWIDTH
+
+
+SAME_BANDWIDTH = 1.02
 
 
 def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
