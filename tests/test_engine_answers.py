@@ -403,3 +403,11 @@ def test_cards_with_the_same_bandwidth_are_not_called_faster(pipeline) -> None:
     lead = a.answer.split("\n")[0].replace("\u00a0", " ")
     assert "1 792 ГБ/с" in lead and "быстрее будет" not in lead
     assert "разницы не будет" in lead
+
+
+def test_a_choice_computes_each_card_with_its_own_count(pipeline) -> None:
+    a = pipeline.answer("llama 3.3 70b в bf16: одна h200 или две h100 — что брать?")
+    runs = {(c.arguments.get("gpu"), c.arguments.get("gpus")) for c in a.tool_calls}
+    assert ("h200", 1) in runs and ("h100-sxm", 2) in runs
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "2 × NVIDIA H100 SXM" in lead

@@ -419,13 +419,22 @@ def _runs(
     if "precision" in get_tool(tool).input_model.model_fields and len(more) > 1:
         return tuple(args.updated(precision=p) for p in more)
     if tool == ToolName.gpu_fit and args.gpu in ex.gpus and len(ex.gpus) > 1:  # «L40S или H100?»
-        return tuple(args.updated(gpu=g) for g in ex.gpus)
+        return _each_card(args, ex)
     methods = ex.params.compare_methods or ()
     if tool == ToolName.vram_training and len(methods) > 1:  # «фулл файнтюн или LoRA?»
         return tuple(args.updated(method=m) for m in methods)
     if tool == ToolName.vram_training and args.gpu in ex.gpus and len(ex.gpus) > 1:
-        return tuple(args.updated(gpu=g) for g in ex.gpus)  # «8×H100 с FSDP или 8×B200?»
+        return _each_card(args, ex)  # «8×H100 с FSDP или 8×B200?»
     return (args,)
+
+
+def _each_card(args: Params, ex: Extraction) -> tuple[Params, ...]:
+    """One run per card named, each with the count written before it («одна h200 или две
+    h100»: 1 and 2), else the count the message gives."""
+    counts = dict(ex.gpu_counts)
+    return tuple(
+        args.updated(gpu=g, gpus=counts[g]) if g in counts else args.updated(gpu=g) for g in ex.gpus
+    )
 
 
 def _validated(tool: ToolName, runs: tuple[Params, ...], catalog: Catalog) -> tuple[BaseModel, ...]:

@@ -22,6 +22,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
+from assistant.calculators.fields import MAX_GPUS
 from assistant.corpus.catalog import Catalog, Record, norm
 from assistant.text.numbers import normalise
 from assistant.understanding import intent
@@ -62,6 +63,8 @@ class Extraction:
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()  # Russian: a value that cannot be used («дата окончания …»)
     gpus: tuple[str, ...] = ()  # every catalogue GPU named, in order of appearance
+    # how many of each, when written before its name: «одна h200 или две h100» → h200 1, h100 2
+    gpu_counts: tuple[tuple[str, int], ...] = ()
     models: tuple[str, ...] = ()  # every catalogue model named, in order of appearance
 
     def merged(self, other: Extraction) -> Extraction:
@@ -141,6 +144,27 @@ def _alias_spans(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[
 
 def _named(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[str, ...]:
     """Ids of every record named in `padded`, in order; of overlapping names the longest wins."""
+    return tuple(dict.fromkeys(rid for _, _, rid in _spans(padded, aliases)))
+
+
+# a count written right before a card's name: «1 h200 или 2 h100», «8 x h100 или 4 x b200»
+_COUNT_BEFORE = re.compile(
+    r"(?<![\w.,])(\d{1,3}) ?(?:x|х|\*|×)? ?(?:(?:nvidia|amd|geforce|instinct) )*$"
+)
+
+
+def _counts(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[tuple[str, int], ...]:
+    """(card id, how many) for each card named with its own count, in order of appearance."""
+    out: dict[str, int] = {}
+    for start, _, rid in _spans(padded, aliases):
+        m = _COUNT_BEFORE.search(padded[max(0, start - 32) : start])
+        if m and rid not in out and 0 < int(m.group(1)) <= MAX_GPUS:
+            out[rid] = int(m.group(1))
+    return tuple(out.items())
+
+
+def _spans(padded: str, aliases: tuple[tuple[Record, str], ...]) -> list[tuple[int, int, str]]:
+    """(start, end, id) of every name in `padded`, in order; of overlapping ones the longest."""
     spans: list[tuple[int, int, str]] = []
     for item, a in aliases:
         at = padded.find(f" {a} ")
@@ -153,7 +177,7 @@ def _named(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[str, .
         at = bisect_left(kept, (span[1],))
         if not (at and kept[at - 1][1] > span[0]):
             kept.insert(at, span)
-    return tuple(dict.fromkeys(rid for _, _, rid in kept))
+    return kept
 
 
 def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
@@ -315,6 +339,7 @@ def extract_normalised(
         notes=tuple(out.notes),
         problems=tuple(out.problems),
         gpus=named,
+        gpu_counts=_counts(padded, catalog.gpu_aliases) if len(named) > 1 else (),
         models=_named(padded, catalog.model_aliases),
     )
 

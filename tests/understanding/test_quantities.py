@@ -303,3 +303,11 @@ def test_both_versions_of_a_family_named_by_their_sizes_are_read() -> None:
     both = read("есть у вас a100 на 40 или на 80 гб? чем отличаются").gpus
     assert set(both) == {"a100-40gb", "a100-80gb"}
     assert read("a100 на 80 гб, контекст 40 тысяч токенов").gpus == ("a100-80gb",)
+
+
+def test_each_card_of_a_choice_keeps_the_count_written_before_it() -> None:
+    q = extract("llama 3.3 70b в bf16: одна h200 или две h100 — что брать?")
+    assert dict(q.gpu_counts) == {"h200": 1, "h100-sxm": 2}
+    q = extract("8×h100 или 4×b200 под 405b в fp8?")
+    assert dict(q.gpu_counts) == {"h100-sxm": 8, "b200": 4}
+    assert extract("на 8 h100 влезет 405b?").gpu_counts == ()  # one card: its count is gpus

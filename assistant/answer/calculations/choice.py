@@ -95,6 +95,11 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
             f"памяти, так что быстрее будет {best.short}: у неё {bandwidth(best.bandwidth_tbs)}. "
             + others
         )
+    counts = [_count(r) for r in fitting]
+    if len(set(counts)) > 1:  # «8×H100 или 4×B200»: all the cards' memory, not one card's
+        total = [(g, n, n * g.memory_gb) for g, n in zip(cards, counts, strict=True)]
+        best, n, _ = max(total, key=lambda x: x[2])
+        return f" Больше памяти на KV-кэш и длинный контекст останется на {n} × {best.short}."
     best = max(cards, key=lambda g: g.memory_gb)
     return f" Больше памяти на KV-кэш и длинный контекст останется на {best.short}."
 
@@ -168,12 +173,20 @@ def _verdict(r: ToolResult) -> str:
 _METHOD_NAME = {"full": "полное дообучение", "lora": "LoRA", "qlora": "QLoRA"}
 
 
+def _count(r: ToolResult) -> int:
+    n = r.inputs.get("gpus")
+    return int(n) if isinstance(n, int | float) else 1
+
+
 def _option_name(r: ToolResult, catalog: Catalog, options: Sequence[ToolResult]) -> tuple[str, str]:
     """What differs between the options, with its preposition: the card («на», «NVIDIA L40S
     (48 ГБ)»), the method («полное дообучение») or the precision («в», «FP8»)."""
     cards = {str(o.inputs.get("gpu")) for o in options}
     if len(cards) > 1 and isinstance(r.inputs.get("gpu"), str):
         g = catalog.gpus[str(r.inputs["gpu"])]
+        n = _count(r)
+        if n > 1 and len({_count(o) for o in options}) > 1:  # «одна H200 или две H100»
+            return f"{n} × {g.name} (по {gb_text(g.memory_gb)})", "на"
         return f"{g.name} ({gb_text(g.memory_gb)})", "на"
     if len({str(o.inputs.get("method")) for o in options}) > 1:
         return _METHOD_NAME.get(str(r.inputs.get("method")), "этот вариант"), ""
