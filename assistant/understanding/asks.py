@@ -72,6 +72,17 @@ _PROVIDER = re.compile(
     rf"(?:мо[йяеюё]|моей|моего|моих|мою|моём|моем) (?:\w+ )?(?:{CARD}\w*|сервер\w*|инстанс\w*|"
     r"машин\w*))"
 )
+# FullGPU's own plans and servers, named without «у вас»: «тариф с одной картой», «на 8-гпу
+# сервере», «арендую h200» — any question about them asks what the provider does
+_PLAN = re.compile(
+    rf"(?<![\w])(?:тариф\w*|(?:8|восьми)[- ]?(?:{CARD}\w*|gpu|гпу)[- ]?сервер\w*|"
+    rf"аренду(?:ю|ем)|одиночн\w* {CARD}\w*)(?![\w])"
+)
+# a question that opens asking yes or no, whatever it goes on to: «можно ли на 8-гпу сервере
+# ставить какие хотим драйвера?»
+_YES_OPEN = re.compile(
+    r"^(?:а |и |ну )?(?:можно|нельзя|есть ли|будет ли|смогу|сможем|могу|можем)\b"
+)
 _ERROR_LOG = re.compile(
     r"traceback|outofmemoryerror|out of memory|\boom\b|cuda error|runtimeerror|valueerror|"
     r"no available memory|cache blocks|nccl (?:error|warn|info)|ncclinternalerror|"
@@ -230,7 +241,12 @@ def classify(message: ParsedMessage) -> Reading:
     if _PROBLEM.search(t):
         return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
     yes_no = _yes_no(t)
-    asks_provider = _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
+    # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной
+    # картой — это виртуалка?», not «что за чипы стоят в 8-гпу сервере?»
+    plan = _PLAN.search(t) and "?" in message.text and (_YES_OPEN.match(t) or not _WH.search(t))
+    asks_provider = plan or (
+        _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
+    )
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
         listing = not gpus and bool(_LISTING.search(t))
         return Reading(

@@ -24,6 +24,24 @@ def test_a_yes_or_no_about_the_provider(text: str) -> None:
     assert reading.ask is Ask.provider and reading.yes_no
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "тариф с одной картой — это виртуалка?",
+        "50 тб egress на 8-гпу сервере — это на весь сервак или по 50 на каждую карту?",
+        "можно ли на 8-гпу сервере самим ставить какие хотим драйвера?",
+        "арендую h200 — все 141 гиг будут мои?",
+    ],
+)
+def test_a_question_about_a_plan_asks_the_provider_without_saying_you(text: str) -> None:
+    assert classify(read(text)).ask is Ask.provider
+
+
+def test_what_a_server_is_made_of_is_not_a_provider_question() -> None:
+    ask = classify(read("что за чипы стоят на базовой плате 8-гпу сервера?")).ask
+    assert ask is not Ask.provider
+
+
 def test_a_negated_question_gets_no_yes_or_no() -> None:
     reading = classify(read("раз у вас анти-ддос, свой фаервол можно не настраивать?"))
     assert reading.ask is Ask.provider and not reading.yes_no
