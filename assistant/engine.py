@@ -112,7 +112,7 @@ class Engine:
                 return answer
         if not searched.scope.in_scope:
             return p.answerer.outside(u, searched)
-        problem = u.reading.ask is Ask.problem
+        problem = u.reading.ask in (Ask.problem, Ask.error_log)  # why, not a figure
         explained = p.answerer.explain(u, searched, history)
         return no_throughput_figure(explained, u.message, problem=problem)
 

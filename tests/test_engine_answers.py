@@ -411,3 +411,12 @@ def test_a_choice_computes_each_card_with_its_own_count(pipeline) -> None:
     assert ("h200", 1) in runs and ("h100-sxm", 2) in runs
     lead = a.answer.split("\n")[0].replace("\u00a0", " ")
     assert "2 × NVIDIA H100 SXM" in lead
+
+
+def test_a_trouble_naming_oom_and_speed_gets_no_note_about_missing_figures(pipeline) -> None:
+    # it asks why the speed jumps, not for a tokens-per-second figure of some setup
+    a = pipeline.answer(
+        "на одной карте у нас крутятся инференс и дообучение, скорость генерации скачет, "
+        "а пару раз сервис упал с OOM — почему они мешают друг другу?"
+    )
+    assert not a.refused and "нет цифры" not in first_sentence(a)
