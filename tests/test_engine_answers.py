@@ -420,3 +420,20 @@ def test_a_trouble_naming_oom_and_speed_gets_no_note_about_missing_figures(pipel
         "а пару раз сервис упал с OOM — почему они мешают друг другу?"
     )
     assert not a.refused and "нет цифры" not in first_sentence(a)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Llama 4 Maverick — сколько там всего параметров?",
+        "сколько экспертов у Kimi K2 и какой контекст?",
+    ],
+)
+def test_a_model_the_catalogue_has_no_record_of_is_declined(pipeline, question: str) -> None:
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found"
+
+
+def test_an_unlisted_model_with_its_size_is_still_computed(pipeline) -> None:
+    a = pipeline.answer("сколько памяти нужно gemma 2 27b в bf16?")
+    assert not a.refused and a.route == "numeric" and "54" in a.answer

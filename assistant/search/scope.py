@@ -90,11 +90,17 @@ def _covered(
     return best >= COS_SURE or (best >= COS_MAYBE and bm25 >= BM25_MIN)
 
 
-def _outside(sig: Signals, question: Tokens, vocabulary: Vocabulary, retrieval: Retrieval) -> bool:
+def _outside(
+    message: ParsedMessage, question: Tokens, vocabulary: Vocabulary, retrieval: Retrieval
+) -> bool:
     """What no entry answers however near: another vendor's product or a recipe (signals.py), a
-    setup procedure for a tool the glossary never names, a card the catalogue does not list,
-    and a how-to about such a tool whose words the leading entries mostly do not use."""
+    setup procedure for a tool the glossary never names, a card the catalogue does not list, a
+    model it has no record of, and a how-to about such a tool whose words the leading entries
+    mostly do not use."""
+    sig = message.signals
     if sig.outside or vocabulary.unknown_card(question):
+        return True
+    if not message.models and vocabulary.unknown_model(question):
         return True
     if sig.code and _cover(question, retrieval, vocabulary) < CODE_COVER:
         return True  # «attn_implementation='sdpa' или …»: an API's settings, not an entry's
@@ -244,7 +250,7 @@ def _decide(
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
-    if not message.log and _outside(sig, question, vocabulary, retrieval):
+    if not message.log and _outside(message, question, vocabulary, retrieval):
         return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);

@@ -48,6 +48,17 @@ _CARD_NUMBER = re.compile(r"\b(?:rtx|gtx|rx|ртх)\s?([1-9]\d[3-9]0)\b")  # 408
 _MODEL_NUMBER = re.compile(r"(?:mi|rx|gb|gh|[abhlvkt])\d{2,4}[a-z]?")
 
 
+# an open model's family: the catalogue's (Llama, Qwen, Mistral, Mixtral, DeepSeek) and others
+# customers name (Gemma, Phi, Kimi…); named with no catalogue model, it is one we have no record of
+_MODEL_FAMILY = re.compile(
+    r"(?<![\w.])(?:llama|лама|ллама|qwen\w*|квен\w*|mistral|мистрал\w*|mixtral|микстрал\w*|"
+    r"deepseek|дипсик\w*|gemma|гемм\w*|phi|falcon|grok|olmo|gpt-oss|nemotron|command[- ]?r|"
+    r"starcoder|glm|kimi)(?![\w.])"
+)
+# a size the calculators can work from without a record («gemma 2 27b»)
+_SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:b|млрд|миллиард\w*)(?![\w])")
+
+
 class Vocabulary:
     """Every word of every entry, the catalogues' model and GPU names and common tech words."""
 
@@ -103,6 +114,12 @@ class Vocabulary:
         if any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded)):
             return True
         return any(_MODEL_NUMBER.fullmatch(w) and w not in self.words for w in text.words)
+
+    def unknown_model(self, text: Tokens) -> bool:
+        """«Llama 4 Maverick», «Kimi K2»: an open model the catalogue has no record of and no
+        size given — its layers, experts and context are not ours to give. The caller checks
+        that no catalogue model was recognised."""
+        return bool(_MODEL_FAMILY.search(text.folded)) and not _SIZE.search(text.folded)
 
     def _misspelt_name(self, word: str) -> bool:
         if len(word) < 7:
