@@ -437,3 +437,14 @@ def test_a_model_the_catalogue_has_no_record_of_is_declined(pipeline, question: 
 def test_an_unlisted_model_with_its_size_is_still_computed(pipeline) -> None:
     a = pipeline.answer("сколько памяти нужно gemma 2 27b в bf16?")
     assert not a.refused and a.route == "numeric" and "54" in a.answer
+
+
+def test_two_models_caches_are_computed_and_their_kv_heads_say_why(pipeline) -> None:
+    a = pipeline.answer("почему у llama 2 7b кэш на 4к контекста больше, чем у llama 3 8b?")
+    assert a.route == "numeric" and {c.arguments.get("model") for c in a.tool_calls} >= {
+        "llama-2-7b",
+        "llama-3-8b",
+    }
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "2,15 ГБ" in lead and "0,54 ГБ" in lead  # 2 × 32 layers × KV heads × 128 × 2 × 4 096
+    assert "32 KV-головы" in lead and "8 KV-голов" in lead

@@ -96,7 +96,9 @@ def choose_tool(
     """`trouble`: a problem is described («почему не лезет?»): its «почему» asks for the cause,
     which the calculation of the setup is, not for a definition."""
     p, it = ex.params, ex.intents
-    if ex.definitional and not ex.request and not trouble:
+    # «почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»: two models' caches, computed, say why
+    caches = ex.kv_asked and len(ex.models) > 1
+    if ex.definitional and not ex.request and not trouble and not caches:
         return None
     if ex.problems:  # a date range that cannot be a rental period
         return ToolName.gpu_cost
@@ -279,6 +281,8 @@ def wanted(
         return False
     if message.signals.throughput and len(message.gpus) < 2:  # no calculator gives tok/s;
         return False  # «5090 или RTX PRO 6000? скорость важна» still asks which card fits
+    if message.quantities.kv_asked and len(message.models) > 1 and not missing:
+        return True  # «почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»: both computed say why
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)
     hard = bool(_HARD_KEYS & arguments) or (ask and "egress" in arguments)
@@ -425,6 +429,8 @@ def _runs(
         return tuple(args.updated(method=m) for m in methods)
     if tool == ToolName.vram_training and args.gpu in ex.gpus and len(ex.gpus) > 1:
         return _each_card(args, ex)  # «8×H100 с FSDP или 8×B200?»
+    if _cache_only(tool, ex) and len(ex.models) > 1:  # «кэш у llama 2 7b и у llama 3 8b»
+        return tuple(args.updated(model=m) for m in ex.models)
     return (args,)
 
 

@@ -98,7 +98,11 @@ _VERDICT = re.compile(rf"{FIT}\w*|тянет|справится|осилит|в�
 
 # «сколько займёт KV-кэш у Qwen3 30B при 32k?»: the cache itself, which the weights' precision
 # does not change; «сколько памяти с кэшем» or «а веса?» ask the whole
-_KV_ASKED = re.compile(r"(?<![\w])(?:kv|кв)[- ]?(?:кэш|кеш|cache)\w*|кэш\w* (?:ключ|внимани)\w*")
+# a bare «кэш» of a model is its KV cache («кэш на 4к контекста»), not a card's L2
+_KV_ASKED = re.compile(
+    r"(?<![\w])(?:kv|кв)[- ]?(?:кэш|кеш|cache)\w*|кэш\w* (?:ключ|внимани)\w*|"
+    r"(?<![\w-])(?:кэш|кеш)\w*(?! ?(?:l[123]|второго|первого))(?![\w])"
+)
 _WHOLE = re.compile(
     r"(?<![\w])(?:вес[аоу]?\w*|всего|итого|целиком|с кэшем|вместе|помест\w*|влез\w*)"
 )

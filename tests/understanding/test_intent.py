@@ -103,3 +103,8 @@ def test_the_number_of_cards_asked() -> None:
     assert read("сколько h100 нужно под llama 3.1 405b в bf16?").quantities.count_asked
     assert read("DeepSeek V3 в fp8 — сколько H200 понадобится?").quantities.count_asked
     assert not read("поместится ли Llama 3 70B на H100?").quantities.count_asked
+
+
+def test_a_models_bare_cache_is_its_kv_cache_not_a_cards_l2() -> None:
+    assert intent.kv_asked("сколько займёт кэш на 32k контекста")
+    assert not intent.kv_asked("какой кэш l2 у h100")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from assistant.answer.specs import short_name
 from assistant.calculators.base import ToolResult
-from assistant.calculators.units import NBSP, PRECISION_LABEL, bandwidth, gb_text, num
+from assistant.calculators.units import NBSP, PRECISION_LABEL, bandwidth, gb_text, num, plural
 from assistant.corpus.catalog import Catalog, Gpu
 
 BANDWIDTH = "memory-bandwidth"  # the entry that says bandwidth bounds generation speed
@@ -43,6 +43,27 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     head += _rates(fitting, catalog) + "."  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
     notes = (_fp4_note(results, catalog), _no_fp4(results, catalog))
     return head + "".join(notes) + _between(fitting, catalog, speed)
+
+
+def cache_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
+    """Two models' KV caches side by side («почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»):
+    each one's size, and what sets it apart — the KV heads (grouped-query attention keeps fewer
+    of them than attention heads). "" unless the options differ by model."""
+    models = [str(r.inputs.get("model")) for r in results]
+    if len(results) < 2 or len(set(models)) < 2 or not all(m in catalog.models for m in models):
+        return ""
+    sizes, heads = [], []
+    for r, m in zip(results, models, strict=True):
+        name, kv = catalog.models[m].name, r.values.get("kv_cache_gb")
+        n = r.inputs.get("kv_heads")
+        if not isinstance(kv, int | float) or not isinstance(n, int):
+            return ""
+        sizes.append(f"у {name} — около {gb_text(kv)}")
+        heads.append(f"у {name} {n}{NBSP}{plural(n, 'KV-голова', 'KV-головы', 'KV-голов')}")
+    return (
+        f"KV-кэш на том же контексте {', '.join(sizes)}: он растёт с числом KV-голов, а "
+        f"{', '.join(heads)}."
+    )
 
 
 def _cards(results: Sequence[ToolResult], catalog: Catalog) -> list[Gpu]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.answer.calculations.choice import choice_lead
+from assistant.answer.calculations.choice import cache_lead, choice_lead
 from assistant.answer.calculations.display import assumptions
 from assistant.answer.calculations.questions import notes, question
 from assistant.answer.diagnosis import remedies
@@ -134,7 +134,7 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bo
         return question(outcome.missing, outcome.plan.merged, catalog) or ""
     read = notes(outcome.plan)
     stated = outcome.stated
-    lead = choice_lead(stated, catalog, speed=speed)
+    lead = choice_lead(stated, catalog, speed=speed) or cache_lead(stated, catalog)
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
     first = (
         cache_first  # «сколько займёт KV-кэш?»: the cache first
@@ -143,8 +143,10 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bo
         if outcome.plan.count_first
         else None
     )
-    if first is not None and stated:
-        stated = (stated[0].model_copy(update={"summary_ru": first(stated[0])}), *stated[1:])
+    if first is not None and stated:  # each model's cache first, when models are compared
+        n = len(stated) if outcome.plan.cache_first else 1
+        moved = tuple(r.model_copy(update={"summary_ru": first(r)}) for r in stated[:n])
+        stated = (*moved, *stated[n:])
     texts = [
         result_text(r, read if i == 0 else None, fix if i == 0 else "")
         for i, r in enumerate(stated)
