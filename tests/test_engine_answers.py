@@ -448,3 +448,13 @@ def test_two_models_caches_are_computed_and_their_kv_heads_say_why(pipeline) -> 
     lead = first_sentence(a).replace("\u00a0", " ")
     assert "2,15 ГБ" in lead and "0,54 ГБ" in lead  # 2 × 32 layers × KV heads × 128 × 2 × 4 096
     assert "32 KV-головы" in lead and "8 KV-голов" in lead
+
+
+def test_options_compared_to_avoid_oom_are_a_choice_not_one_diagnosis(pipeline) -> None:
+    a = pipeline.answer(
+        "дообучить mistral small 24b на одной l40s — лора поверх обычных bf16 весов или сразу "
+        "qlora? хочу без OOM"
+    )
+    lead = first_sentence(a)
+    assert a.route == "numeric" and "QLoRA" in lead and "LoRA не поместится" in lead
+    assert {c.arguments.get("method") for c in a.tool_calls} >= {"lora", "qlora"}

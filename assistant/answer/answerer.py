@@ -177,6 +177,8 @@ class Answerer:
         stated = outcome.stated
         if outcome.rejected or not stated:
             return self.explain(u, searched, history)
+        if len(stated) > 1:  # «лора или сразу qlora? хочу без OOM»: options compared, a choice
+            return self.numeric(u, outcome, history)
         question = searched.question.text
         slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]
         helps = [(self.entries[s], self._how(s, searched, question)) for s in slugs[:3]]
