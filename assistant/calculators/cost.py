@@ -15,7 +15,16 @@ from pydantic import Field, model_validator
 
 from assistant.calculators.base import Arguments, Computation, Tool, ToolInput, Values
 from assistant.calculators.fields import MAX_GPUS, GpuName
-from assistant.calculators.units import NBSP, UNIT_RU, num, plural, rental_hours, sig, usd
+from assistant.calculators.units import (
+    HOURS_PER_MONTH,
+    NBSP,
+    UNIT_RU,
+    num,
+    plural,
+    rental_hours,
+    sig,
+    usd,
+)
 from assistant.corpus.catalog import Catalog, Prices
 from assistant.errors import ToolInputError
 
@@ -46,7 +55,9 @@ class CostInput(ToolInput):
         default=None, allow_inf_nan=False, gt=0, le=100_000, description="Длительность"
     )
     duration_unit: DurationUnit = Field(default="hours", description="Единица длительности")
-    hours_per_month: float = Field(default=730, gt=0, le=744, description="Часов в месяце")
+    hours_per_month: float = Field(
+        default=HOURS_PER_MONTH, gt=0, le=744, description="Часов в месяце"
+    )
     egress: bool = Field(default=False, description="Рассказать о включённом исходящем трафике")
 
     @model_validator(mode="after")

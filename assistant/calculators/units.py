@@ -54,6 +54,9 @@ _ALIASES = {
 }
 
 
+HOURS_PER_MONTH = 730  # the average month (glossary:gpu-hour): 2 190 $ a month is 3 $ an hour
+
+
 def canonical_precision(value: str, field: str = "precision") -> str:
     """'BF16', 'bfloat16', 'fp-8' → 'bf16' / 'fp8'; unknown → ToolInputError (Russian)."""
     key = value.strip().lower().replace("-", "").replace("_", "").replace(" ", "")

@@ -68,6 +68,21 @@ _UNMARKED = re.compile(
 
 
 def money(t: str, out: Found) -> str:
+    t = _price(t, out)
+    if MONEY_MARK in t and ("price_month" in out.params) != ("price_hour" in out.params):
+        # «2190$/мес, а у другого 3.20$ за час»: a second price by the other period is the
+        # other option of a choice between renting by the month and by the hour
+        first = "price_month" if "price_month" in out.params else "price_hour"
+        other = Found()
+        rest = _price(t, other)
+        key = "price_hour" if first == "price_month" else "price_month"
+        if key in other.params and first not in other.params:
+            out.params[key] = other.params[key]
+            return rest
+    return t
+
+
+def _price(t: str, out: Found) -> str:
     m = re.search(rf"(?:\$ ?{NUM}|{NUM} ?{_DOLLAR})", t)
     if not m:
         return _unmarked_money(t, out)
@@ -162,10 +177,23 @@ _HALVES = (
 )
 
 
+# «часов 10 в сутки», «по 8 ч в день»: how long the cards are used a day, not a duration
+_PER_DAY = re.compile(
+    rf"(?<![\w.])(?:{NUM} ?(?:{HOUR_WORD}|ч\b)|час\w* {NUM}) (?:в|за|/) ?(?:сутки|день|day)\b"
+)
+
+
 def duration(t: str, out: Found) -> None:
-    """«на 10 дней», «две недели» (already digits), «на неделю», «полгода», «100 GPU-часов»."""
+    """«на 10 дней», «две недели» (already digits), «на неделю», «полгода», «100 GPU-часов»;
+    «10 часов в сутки» is the hours a day the cards run (hours_per_day)."""
     if "duration" in out.params:  # a date range was read first (periods.py)
         return
+    per_day = _PER_DAY.search(t)
+    if per_day:
+        hours = float(per_day.group(1) or per_day.group(2))
+        if 0 < hours <= 24:
+            out.params["hours_per_day"] = clean(hours)
+            t = t[: per_day.start()] + " " + t[per_day.end() :]
     for pattern, value, unit in _HALVES:
         if re.search(rf"(?<![\w]){pattern}(?![\w])", t):
             out.params.update(duration=value, duration_unit=unit)

@@ -36,6 +36,7 @@ from assistant.calculators.base import ToolResult
 from assistant.calculators.limits import explain, out_of_range
 from assistant.calculators.registry import ToolName, get_tool
 from assistant.calculators.slugs import related_slugs
+from assistant.calculators.units import HOURS_PER_MONTH
 from assistant.corpus.catalog import Catalog
 from assistant.errors import ToolInputError
 from assistant.understanding.follow_up import (
@@ -419,6 +420,8 @@ def _runs(
         return tuple(args.updated(precision=p) for p in SIDE_BY_SIDE)
     if missing:
         return ()
+    if tool == ToolName.gpu_cost:
+        return _rentals(args, ex.params.hours_per_day)
     more = ex.params.compare_precisions or ()
     if "precision" in get_tool(tool).input_model.model_fields and len(more) > 1:
         return tuple(args.updated(precision=p) for p in more)
@@ -432,6 +435,35 @@ def _runs(
     if _cache_only(tool, ex) and len(ex.models) > 1:  # «кэш у llama 2 7b и у llama 3 8b»
         return tuple(args.updated(model=m) for m in ex.models)
     return (args,)
+
+
+def _rentals(args: Params, per_day: float | None) -> tuple[Params, ...]:
+    """A price by the month and one by the hour («2190$/мес или 3.20$/ч?»): both rentals for
+    the same use — a month by the month, the hours used by the hour («часов 10 в сутки»: 10 ×
+    730 ÷ 24 a month); one price: the hours it is used for, when said by the day."""
+    month = args.hours_per_month or HOURS_PER_MONTH
+    used = (
+        {"duration": round(per_day * _months(args) * month / 24, 1), "duration_unit": "hours"}
+        if per_day
+        else {}
+    )
+    if not (args.has("price_month") and args.has("price_hour")):
+        return (args.updated(**used) if args.has("price_hour") else args,)
+    whole = (
+        {"duration": 1, "duration_unit": "months"} if per_day or not args.has("duration") else {}
+    )
+    return (
+        args.updated(price_hour=None, **whole),
+        args.updated(price_month=None, **(used or whole)),
+    )
+
+
+def _months(args: Params) -> float:
+    """The months a rental with a daily use lasts (a month when none is said)."""
+    n, unit = float(args.duration or 1), args.duration_unit
+    return {"days": n / 30.4, "weeks": n * 7 / 30.4, "years": n * 12}.get(
+        str(unit), n if unit else 1
+    )
 
 
 def _each_card(args: Params, ex: Extraction) -> tuple[Params, ...]:

@@ -64,6 +64,7 @@ class Params(BaseModel):
     duration: Number | None = None
     duration_unit: str | None = None
     hours_per_month: Number | None = None
+    hours_per_day: Number | None = None  # «гоняем часов 10 в сутки»: the hours used, by the hour
     egress: bool | None = None
     # the conversation so far
     tool: str | None = None  # the calculator of the previous answer

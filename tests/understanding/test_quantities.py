@@ -311,3 +311,13 @@ def test_each_card_of_a_choice_keeps_the_count_written_before_it() -> None:
     q = extract("8×h100 или 4×b200 под 405b в fp8?")
     assert dict(q.gpu_counts) == {"h100-sxm": 8, "b200": 4}
     assert extract("на 8 h100 влезет 405b?").gpu_counts == ()  # one card: its count is gpus
+
+
+def test_a_price_by_the_month_and_one_by_the_hour_are_both_read() -> None:
+    p = extract("у вас H100 2190$/мес, у другого 3.20$ за час — кто дешевле?").params
+    assert p.price_month == 2190 and p.price_hour == 3.2
+
+
+def test_hours_a_day_are_the_use_not_a_days_rental() -> None:
+    p = extract("8 H100 по 3.5$/ч, гоняем часов 10 в сутки — сколько в месяц?").params
+    assert p.hours_per_day == 10 and p.duration_unit != "days"
