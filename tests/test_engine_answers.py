@@ -458,3 +458,14 @@ def test_options_compared_to_avoid_oom_are_a_choice_not_one_diagnosis(pipeline) 
     lead = first_sentence(a)
     assert a.route == "numeric" and "QLoRA" in lead and "LoRA не поместится" in lead
     assert {c.arguments.get("method") for c in a.tool_calls} >= {"lora", "qlora"}
+
+
+def test_renting_by_the_month_or_the_hour_is_computed_both_ways(pipeline) -> None:
+    a = pipeline.answer(
+        "берём 8×H100 помесячно по 2190$ за карту, а гоняем часов 10 в сутки. почасовая по "
+        "3.5$/ч за гпу вышла бы дешевле?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert a.route == "numeric" and "почасовая" in lead
+    assert "17 520 $" in lead and "8 518 $" in lead  # 8 × 2 190; 8 × 10 × 730 / 24 × 3,50
+    assert "626 ч" in a.answer.replace("\u00a0", " ")  # 2 190 $ ÷ 3,50 $: where the month pays

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 
 from assistant.answer.specs import short_name
 from assistant.calculators.base import ToolResult
-from assistant.calculators.units import NBSP, PRECISION_LABEL, bandwidth, gb_text, num, plural
+from assistant.calculators.units import (
+    NBSP,
+    PRECISION_LABEL,
+    bandwidth,
+    gb_text,
+    num,
+    plural,
+    usd,
+)
 from assistant.corpus.catalog import Catalog, Gpu
 
 BANDWIDTH = "memory-bandwidth"  # the entry that says bandwidth bounds generation speed
@@ -64,6 +72,39 @@ def cache_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
         f"KV-кэш на том же контексте {', '.join(sizes)}: он растёт с числом KV-голов, а "
         f"{', '.join(heads)}."
     )
+
+
+def rental_lead(results: Sequence[ToolResult]) -> str:
+    """Renting by the month or by the hour, each computed for the same use: which costs less,
+    both totals, and the hours a month above which the month's price pays off. "" unless the
+    two results are one rental by the month and one by the hour."""
+    if len(results) != 2 or any(r.tool != "gpu_cost" for r in results):
+        return ""
+    by_month = next((r for r in results if r.inputs.get("price_month")), None)
+    by_hour = next((r for r in results if r.inputs.get("price_hour")), None)
+    if by_month is None or by_hour is None:
+        return ""
+    month, hour = _amount(by_month, "job_cost"), _amount(by_hour, "job_cost")
+    monthly, hourly = (
+        _amount(by_month, "price_per_gpu_month"),
+        _amount(by_hour, "price_per_gpu_hour"),
+    )
+    if month is None or hour is None or monthly is None or hourly is None:
+        return ""
+    cheaper = "почасовая" if hour < month else "помесячная"
+    used = by_hour.values.get("hours")
+    hours = f" за {num(round(used))}{NBSP}ч работы" if isinstance(used, int | float) else ""
+    even = round(monthly / hourly)
+    return (
+        f"Дешевле выйдет {cheaper} аренда: почасово{hours} — около {usd(hour)}, помесячно — "
+        f"{usd(month)}. Помесячная окупается, если каждая карта занята больше {even}{NBSP}ч в "
+        f"месяц ({usd(monthly)} ÷ {usd(hourly)} за час)."
+    )
+
+
+def _amount(r: ToolResult, key: str) -> float | None:
+    value = r.values.get(key)
+    return float(value) if isinstance(value, int | float) and value > 0 else None
 
 
 def _cards(results: Sequence[ToolResult], catalog: Catalog) -> list[Gpu]:
