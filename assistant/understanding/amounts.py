@@ -76,7 +76,8 @@ def money(t: str, out: Found) -> str:
         other = Found()
         rest = _price(t, other)
         key = "price_hour" if first == "price_month" else "price_month"
-        if key in other.params and first not in other.params:
+        # only with its period said: «а счёт 17520$» is a total, not a price by the month
+        if key in other.params and first not in other.params and not other.notes:
             out.params[key] = other.params[key]
             return rest
     return t
