@@ -76,8 +76,8 @@ def cache_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
 
 def rental_lead(results: Sequence[ToolResult]) -> str:
     """Renting by the month or by the hour, each computed for the same use: which costs less,
-    both totals, and the hours a month above which the month's price pays off. "" unless the
-    two results are one rental by the month and one by the hour."""
+    and both totals (each a calculator's result). "" unless the two results are one rental by
+    the month and one by the hour."""
     if len(results) != 2 or any(r.tool != "gpu_cost" for r in results):
         return ""
     by_month = next((r for r in results if r.inputs.get("price_month")), None)
@@ -85,20 +85,14 @@ def rental_lead(results: Sequence[ToolResult]) -> str:
     if by_month is None or by_hour is None:
         return ""
     month, hour = _amount(by_month, "job_cost"), _amount(by_hour, "job_cost")
-    monthly, hourly = (
-        _amount(by_month, "price_per_gpu_month"),
-        _amount(by_hour, "price_per_gpu_hour"),
-    )
-    if month is None or hour is None or monthly is None or hourly is None:
+    if month is None or hour is None:
         return ""
     cheaper = "почасовая" if hour < month else "помесячная"
     used = by_hour.values.get("hours")
     hours = f" за {num(round(used))}{NBSP}ч работы" if isinstance(used, int | float) else ""
-    even = round(monthly / hourly)
     return (
         f"Дешевле выйдет {cheaper} аренда: почасово{hours} — около {usd(hour)}, помесячно — "
-        f"{usd(month)}. Помесячная окупается, если каждая карта занята больше {even}{NBSP}ч в "
-        f"месяц ({usd(monthly)} ÷ {usd(hourly)} за час)."
+        f"{usd(month)}."
     )
 
 
