@@ -474,3 +474,12 @@ def test_a_bill_beside_an_hourly_price_is_no_monthly_option(pipeline) -> None:
     # «а счёт 17520$» is the total of 8 × 730 h × 3 $, not a price by the month to compare
     a = pipeline.answer("взяли 8×H100 на месяц, думал 3 бакса в час, а счёт 17520$. почему так?")
     assert "Дешевле выйдет" not in a.answer
+
+
+def test_running_out_of_memory_on_long_prompts_is_not_put_on_the_bandwidth(pipeline) -> None:
+    a = pipeline.answer(
+        "на коротких промптах всё ок, а как юзеры начинают кидать длинные доки — падает по "
+        "памяти. модель та же, карта та же. что за фигня?"
+    )
+    lead = first_sentence(a).lower()
+    assert "кэш" in lead and "пропускная способность" not in lead

@@ -63,8 +63,9 @@ def _lead_plan(
     """Per kind of question: (the entries the lead may come from, how much better a later
     entry's sentence must be, skip definitions, must name the other entry); None: no lead."""
     ask = u.reading.ask
-    if ask is Ask.problem:
-        return slugs[:PROBLEM_ENTRIES], PROBLEM_SWITCH, True, False
+    if ask is Ask.problem:  # out of memory is never the bandwidth's doing, however near
+        pool = [s for s in slugs if not (u.reading.memory and s == BANDWIDTH)]
+        return pool[:PROBLEM_ENTRIES], PROBLEM_SWITCH, True, False
     if ask is Ask.fact:
         return slugs[:2], LEAD_SWITCH, False, False
     if ask is Ask.error_log:  # the entries that explain the pasted failure, else the top three
