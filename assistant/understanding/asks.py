@@ -38,7 +38,12 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
     ("fp4", r"\bfp ?4\b|фп ?4"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
-    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
+    (
+        "interconnect",
+        r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между|"
+        # traffic between the cards: «огромные пересылки между картами», «обмен между GPU»
+        r"пересылк\w*|обмен\w* (?:данными )?между|коммуникац\w*|all-to-all|all-reduce",
+    ),
     ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
     # what a card's sheet does not carry: its clocks, RT cores, process, transistors, street
     # price, release date, memory bus, core counts («boost clock у RTX 5090 в МГц»)

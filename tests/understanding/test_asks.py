@@ -83,3 +83,9 @@ def test_two_terms_set_against_each_other_stay_a_comparison(glossary: Glossary) 
 def test_what_a_size_depends_on_is_no_hang() -> None:
     # «зависит» (depends) is not «завис» (hung)
     assert classify(read("от чего зависит размер KV-кэша?")).ask is not Ask.problem
+
+
+def test_traffic_between_the_cards_asks_of_their_interconnect() -> None:
+    assert (
+        "interconnect" in classify(read("огромные пересылки между картами на rtx pro 6000")).fields
+    )
