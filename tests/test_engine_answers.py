@@ -483,3 +483,12 @@ def test_running_out_of_memory_on_long_prompts_is_not_put_on_the_bandwidth(pipel
     )
     lead = first_sentence(a).lower()
     assert "кэш" in lead and "пропускная способность" not in lead
+
+
+def test_traffic_between_cards_compares_their_interconnect_and_says_no_nvlink(pipeline) -> None:
+    a = pipeline.answer(
+        "раскидали модель по экспертам на 4 rtx pro 6000 — огромные пересылки между картами, "
+        "всё ждёт. на h100 у друзей такого нет. в чём разница?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "связь между GPU" in lead and "NVLink нет" in lead and "900 ГБ/с" in lead

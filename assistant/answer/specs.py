@@ -177,8 +177,8 @@ def _focus_value(gpu: Gpu, focus: str) -> str:
         return ", ".join(p for p in parts if p) or "нет данных производителя"
     if focus == "tdp":
         return f"TDP {num(gpu.tdp_w)}{NBSP}Вт" if gpu.tdp_w else "TDP не опубликован"
-    if focus == "interconnect":
-        return gpu.interconnect
+    if focus == "interconnect":  # as the sheet says it: «PCIe Gen5 x16, NVLink нет»
+        return gpu.interconnect if gpu.nvlink else f"{gpu.interconnect}, NVLink нет"
     return "есть" if gpu.fp4_support else "нет"
 
 
