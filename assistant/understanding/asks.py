@@ -38,12 +38,7 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
     ("fp4", r"\bfp ?4\b|фп ?4"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
-    (
-        "interconnect",
-        r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между|"
-        # traffic between the cards: «огромные пересылки между картами», «обмен между GPU»
-        r"пересылк\w*|обмен\w* (?:данными )?между|коммуникац\w*|all-to-all|all-reduce",
-    ),
+    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
     ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
     # what a card's sheet does not carry: its clocks, RT cores, process, transistors, street
     # price, release date, memory bus, core counts («boost clock у RTX 5090 в МГц»)
@@ -129,6 +124,11 @@ _COMPARISON = re.compile(
 _GENERATION_SPEED = re.compile(
     rf"(?<![\w])(?:{GENERATION})(?![\w])[^?!]*?(?<![\w])(?:{FAST})|"
     rf"(?<![\w])(?:{FAST})[^?!]*?(?<![\w])(?:{GENERATION})(?![\w])"
+)
+# traffic between the cards compared («огромные пересылки между картами, на h100 такого нет»):
+# what links them is the difference that matters
+_TRAFFIC = re.compile(
+    r"(?<![\w])(?:пересылк\w*|обмен\w* (?:данными )?между|коммуникац\w*|all-to-all|all-reduce)"
 )
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
@@ -236,7 +236,8 @@ def classify(message: ParsedMessage) -> Reading:
         return Reading(Ask.gpu_comparison, ("bandwidth",), generation=True)
     if len(gpus) >= 2 and not explains and (not sized or _HARDWARE_DIFFERENCE.search(t)):
         # «h100 или h200 под инференс 70b, в чем разница по железу?»: the cards, not a fit
-        return Reading(Ask.gpu_comparison, spec_fields(t))
+        traffic = ("interconnect",) if _TRAFFIC.search(t) else ()
+        return Reading(Ask.gpu_comparison, (*traffic, *spec_fields(t)))
     fields = spec_fields(t)
     if (message.signals.comparison_cue or message.paired) and _named(message) >= 2:
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
