@@ -43,9 +43,10 @@ from assistant.understanding.lexicon import GENERATION
 
 # a question about a card no longer than this asks whether it is offered (with «у вас», «есть
 # ли» in it: OFFERED_WORDS); a longer one asks something else of it
-_GENERATION = re.compile(rf"(?<![\w])(?:{GENERATION})", re.IGNORECASE)
 SHORT_WORDS = 6
 OFFERED_WORDS = 12
+# the memory-bandwidth entry's sentence on a model generating text (cards told apart by speed)
+_GENERATION = re.compile(rf"(?<![\w])(?:{GENERATION})", re.IGNORECASE)
 
 
 class Finish(Protocol):
