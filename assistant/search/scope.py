@@ -91,14 +91,18 @@ def _covered(
 
 
 def _outside(
-    message: ParsedMessage, question: Tokens, vocabulary: Vocabulary, retrieval: Retrieval
+    message: ParsedMessage,
+    question: Tokens,
+    vocabulary: Vocabulary,
+    retrieval: Retrieval,
+    unlisted: bool,
 ) -> bool:
     """What no entry answers however near: another vendor's product or a recipe (signals.py), a
     setup procedure for a tool the glossary never names, a card the catalogue does not list, a
     model it has no record of, and a how-to about such a tool whose words the leading entries
-    mostly do not use."""
+    mostly do not use. `unlisted`: the question names a card the catalogue lacks."""
     sig = message.signals
-    if sig.outside or vocabulary.unknown_card(question):
+    if sig.outside or unlisted:
         return True
     if not message.models and vocabulary.unknown_model(question):
         return True
@@ -157,8 +161,9 @@ def decide_scope(
     unknown = vocabulary.unknown_term(message.term)
     # a condensed follow-up («а чем она лучше BF16?» + the topic) pairs its pronoun with the topic
     paired = message.paired or question.folded != message.tokens.folded
-    scope = _decide(message, question, retrieval, vocabulary, unknown, paired, coverage)
-    return replace(scope, unknown_term=unknown, unlisted_card=vocabulary.unknown_card(question))
+    unlisted = vocabulary.unknown_card(question)  # read once: the decision and the card answers
+    scope = _decide(message, question, retrieval, vocabulary, unknown, paired, coverage, unlisted)
+    return replace(scope, unknown_term=unknown, unlisted_card=unlisted)
 
 
 def scope_facts(
@@ -245,12 +250,14 @@ def _decide(
     unknown: bool,
     paired: bool,
     coverage: Coverage,
+    unlisted: bool,
 ) -> Scope:
-    """`paired`: a weak cue («или», «лучше», «чем») stands between two of the entries named."""
+    """`paired`: a weak cue («или», «лучше», «чем») stands between two of the entries named;
+    `unlisted`: a card the catalogue has no sheet for is named."""
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
-    if not message.log and _outside(message, question, vocabulary, retrieval):
+    if not message.log and _outside(message, question, vocabulary, retrieval, unlisted):
         return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);
