@@ -492,3 +492,16 @@ def test_traffic_between_cards_compares_their_interconnect_and_says_no_nvlink(pi
     )
     lead = first_sentence(a).replace("\u00a0", " ")
     assert "связь между GPU" in lead and "NVLink нет" in lead and "900 ГБ/с" in lead
+
+
+def test_slow_generation_on_one_card_opens_with_the_bandwidth_and_states_the_card(
+    pipeline,
+) -> None:
+    a = pipeline.answer(
+        "крутим llama 3.1 8b на L40S, один юзер, батч 1 — генерит сильно медленнее, чем ждали. "
+        "в nvidia-smi загрузка ядер так себе. ей компьюта не хватает или чего?"
+    )
+    lead = first_sentence(a).lower()
+    assert "пропускн" in lead and "токен" in lead  # the cause: weights read for every token
+    assert cited(a)[:2] == ["memory-bandwidth", "gpu-l40s"]
+    assert re.search(r"L40S — 864\s?ГБ/с", a.answer)  # the card's own figure, from its sheet

@@ -241,20 +241,27 @@ class CardAnswers:
             and not any(n.lower() in names for n in self.entries[slug].names if len(n) >= 3)
         ]
 
+    def why_slow(self, searched: Searched, question: str) -> str | None:
+        """The memory-bandwidth entry's sentence on generation (why tokens come slowly), the
+        best of them for this question; None: no such entry or sentence."""
+        entry = self.entries.get(BANDWIDTH)
+        if entry is None:
+            return None
+        scored = self.bank.scores(entry, searched.retrieval.vector, question)
+        ranked = [s for s, _ in sorted(scored, key=lambda x: -x[1])]
+        found = [s for s in ranked if _GENERATION.search(s) and not is_reference(s, entry)]
+        return found[0] if found else None
+
     def _why_bandwidth(
         self, picked: tuple[Picked, ...], searched: Searched, question: str, first: int
     ) -> tuple[Picked, ...]:
         """The memory-bandwidth entry's sentence on generation first, the other entries after."""
         entry = self.entries.get(BANDWIDTH)
-        if entry is None:
-            return picked
-        scored = self.bank.scores(entry, searched.retrieval.vector, question)
-        ranked = [s for s, _ in sorted(scored, key=lambda x: -x[1])]
-        found = [s for s in ranked if _GENERATION.search(s) and not is_reference(s, entry)]
-        if not found:
+        found = self.why_slow(searched, question)
+        if entry is None or found is None:
             return picked
         rest = [p for p in picked if p.entry.slug != BANDWIDTH][:1]
-        own = Picked(entry, first, (standalone(entry, found[0]),))
+        own = Picked(entry, first, (standalone(entry, found),))
         return (own, *(Picked(p.entry, first + 1 + i, p.sentences) for i, p in enumerate(rest)))
 
     def _about(

@@ -130,6 +130,13 @@ _GENERATION_SPEED = re.compile(
 _TRAFFIC = re.compile(
     r"(?<![\w])(?:пересылк\w*|обмен\w* (?:данными )?между|коммуникац\w*|all-to-all|all-reduce)"
 )
+# generation slow for a reason other than the bandwidth: a batch shared by many users (a
+# benchmark's total against one user's stream), or a card shared with someone else
+_SHARED = re.compile(
+    r"(?<![\w])(?:бенчмарк\w*|benchmark\w*|суммарн\w*|на всю карту|max-num-seqs|"
+    r"(?:кажд|отдельн)\w* (?:пользовател|юзер)\w*|размер\w* батч\w*|скач\w*|"
+    r"дел(?:им|ите|ят|ю)|кто-то (?:ещ[её] )?(?:гоня|крут|запуска)\w*)"
+)
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
@@ -222,6 +229,18 @@ def _yes_no(folded: str) -> bool:
     )
 
 
+def _problem(message: ParsedMessage) -> Reading:
+    """A symptom; `generation`: one card (or none) writing tokens slower than wanted — memory
+    bandwidth bounds it («L40S, батч 1, генерит медленнее, чем ждали»), unless the cards are
+    several and talk to each other (a traffic problem) or the card serves many at once."""
+    t = message.tokens.folded
+    memory = bool(_OUT_OF_MEMORY.search(t))
+    several = (message.quantities.params.gpus or 1) > 1 or len(message.gpus) > 1
+    other = memory or several or _TRAFFIC.search(t) or _SHARED.search(t)
+    slow = bool(_GENERATION_SPEED.search(t)) and not other
+    return Reading(Ask.problem, memory=memory, generation=slow)
+
+
 def classify(message: ParsedMessage) -> Reading:
     t = message.tokens.folded
     sized = message.quantities.params.has("model", "params_b")
@@ -229,7 +248,7 @@ def classify(message: ParsedMessage) -> Reading:
     if message.log or (_ERROR_LOG.search(message.text) and len(message.text) > 80):
         return Reading(Ask.error_log, memory=bool(_OUT_OF_MEMORY.search(message.text.lower())))
     if _EXPECTED.search(t):
-        return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
+        return _problem(message)
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
     if len(gpus) >= 2 and (explains or _PROBLEM.search(t)) and _GENERATION_SPEED.search(t):
         # why one card generates slower than another: their memory bandwidth, from the sheets
@@ -245,7 +264,7 @@ def classify(message: ParsedMessage) -> Reading:
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
         return Reading(Ask.gpu_fact, fields)
     if _PROBLEM.search(t):
-        return Reading(Ask.problem, memory=bool(_OUT_OF_MEMORY.search(t)))
+        return _problem(message)
     yes_no = _yes_no(t)
     # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной
     # картой — это виртуалка?», not «что за чипы стоят в 8-гпу сервере?»

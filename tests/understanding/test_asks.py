@@ -90,3 +90,22 @@ def test_traffic_between_cards_compared_asks_of_their_interconnect() -> None:
     assert classify(read(text)).fields[:1] == ("interconnect",)
     one = classify(read("две rtx pro 6000: tensor parallel еле ворочается, всё на пересылки"))
     assert one.ask is not Ask.gpu_fact  # one card's trouble: the entries explain it
+
+
+@pytest.mark.parametrize(
+    ("text", "bandwidth"),
+    [
+        ("крутим llama 3.1 8b на L40S, батч 1 — генерит сильно медленнее, чем ждали", True),
+        ("почему инференс на 5090 такой медленный?", True),
+        # many cards talking, a batch shared by many, a card shared: other causes
+        ("70b на 4 картах генерит медленно", False),
+        ("в бенчмарке огромная скорость генерации, а каждый юзер ждёт ответ медленно", False),
+        ("на инференсе задержка скачет, будто кто-то ещё гоняет на нашей карте", False),
+        ("vllm падает по памяти, генерация медленная", False),
+    ],
+)
+def test_slow_generation_on_one_card_is_read_as_a_bandwidth_problem(
+    text: str, bandwidth: bool
+) -> None:
+    reading = classify(read(text))
+    assert reading.ask is Ask.problem and reading.generation is bandwidth
