@@ -505,3 +505,12 @@ def test_slow_generation_on_one_card_opens_with_the_bandwidth_and_states_the_car
     assert "пропускн" in lead and "токен" in lead  # the cause: weights read for every token
     assert cited(a)[:2] == ["memory-bandwidth", "gpu-l40s"]
     assert re.search(r"L40S — 864\s?ГБ/с", a.answer)  # the card's own figure, from its sheet
+
+
+def test_an_either_or_about_the_providers_vm_opens_with_what_fullgpu_does(pipeline) -> None:
+    a = pipeline.answer(
+        "в вашей виртуалке с одной H100 nvidia-smi покажет все 80 гигов или урезанный "
+        "vgpu-профиль, как у некоторых?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "FullGPU не использует vGPU" in lead and "весь физический GPU" in lead

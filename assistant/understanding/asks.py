@@ -72,6 +72,8 @@ _PROVIDER = re.compile(
     rf"(?:мо[йяеюё]|моей|моего|моих|мою|моём|моем) (?:\w+ )?(?:{CARD}\w*|сервер\w*|инстанс\w*|"
     r"машин\w*))"
 )
+# the provider addressed as the owner of what is asked about: «в вашей вмке», «у вас»
+_ADDRESSED = re.compile(r"(?<![\w])(?:у вас|ваш\w*|fullgpu|фулгпу|фуллгпу)(?![\w])")
 # FullGPU's own plans and servers, named without «у вас»: «тариф с одной картой», «на 8-гпу
 # сервере», «арендую h200» — any question about them asks what the provider does
 _PLAN = re.compile(
@@ -153,7 +155,10 @@ _WHY = re.compile(
 # a question answered by yes or no («можно ли…», «есть ли…», «делите ли…»), not «сколько…»
 _YES_NO = re.compile(
     r"(?<![\w])(?:ли|можно|нельзя|есть|бывает|будет|будут|берете|берёте|делите|даете|даёте|включен\w*|"
-    r"поддержива\w*|предоставля\w*|will|can|do|does|is|are)(?![\w])"
+    r"поддержива\w*|предоставля\w*|will|can|do|does|is|are|"
+    # asked of the provider as a favour: «настроите такое?», «поставите свой образ?»
+    r"настроите|сделаете|поставите|установите|выдадите|подключите|соберете|соберёте|"
+    r"разрешаете|позволяете|поможете|сможете)(?![\w])"
 )
 _WH = re.compile(
     r"(?<![\w])(?:сколько|скока|какой|какая|какое|какие|каков\w*|как|что|чем|где|когда|"
@@ -258,7 +263,14 @@ def classify(message: ParsedMessage) -> Reading:
         traffic = ("interconnect",) if _TRAFFIC.search(t) else ()
         return Reading(Ask.gpu_comparison, (*traffic, *spec_fields(t)))
     fields = spec_fields(t)
-    if (message.signals.comparison_cue or message.paired) and _named(message) >= 2:
+    # «в вашей вмке nvidia-smi покажет все 80 гигов или урезанный vgpu-профиль?»: an «или»
+    # put to the provider asks what it gives, not how two terms differ
+    put_to_us = message.paired and not message.signals.comparison_cue and _ADDRESSED.search(t)
+    if (
+        (message.signals.comparison_cue or message.paired)
+        and _named(message) >= 2
+        and not put_to_us
+    ):
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
@@ -269,8 +281,10 @@ def classify(message: ParsedMessage) -> Reading:
     # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной
     # картой — это виртуалка?», not «что за чипы стоят в 8-гпу сервере?»
     plan = _PLAN.search(t) and "?" in message.text and (_YES_OPEN.match(t) or not _WH.search(t))
-    asks_provider = plan or (
-        _PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields)
+    asks_provider = (
+        plan
+        or put_to_us
+        or (_PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields))
     )
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
         listing = not gpus and bool(_LISTING.search(t))

@@ -17,6 +17,7 @@ from tests.helpers import CATALOG, read
         "а можно пол-карты подешевле? нам столько памяти не надо",  # the reason negates, not
         "на моей гпушке будут крутиться чужие задачи, пока она простаивает?",  # the question
         "у вас можно взять L4?",
+        "хотим вашу карту поделить на несколько рабочих мест через vGPU. настроите такое?",
     ],
 )
 def test_a_yes_or_no_about_the_provider(text: str) -> None:
@@ -35,6 +36,17 @@ def test_a_yes_or_no_about_the_provider(text: str) -> None:
 )
 def test_a_question_about_a_plan_asks_the_provider_without_saying_you(text: str) -> None:
     assert classify(read(text)).ask is Ask.provider
+
+
+def test_an_either_or_put_to_the_provider_asks_what_it_gives(glossary: Glossary) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # vGPU, MIG named as entries
+    text = (
+        "в вашей вмке с H100 nvidia-smi покажет все 80 гигов или урезанный vgpu-профиль, "
+        "как у некоторых?"
+    )
+    assert classify(reader.read(text)).ask is Ask.provider
+    # the same pair, no provider addressed: two terms told apart
+    assert classify(reader.read("vgpu-профиль или MIG-срез?")).ask is Ask.term_comparison
 
 
 def test_what_a_server_is_made_of_is_not_a_provider_question() -> None:
