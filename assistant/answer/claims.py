@@ -34,6 +34,13 @@ _ARCHS = (
     *("Rubin", "CDNA 4", "CDNA 3", "Grace"),
 )
 MARKER = re.compile(r"\[(\d{1,2})\]")
+# «по 48 ГБ, всего 96 ГБ»: several cards' memory together. A total backs only a number stated
+# as a total — never one card's figure («у L40S 96 ГБ»); «всего 32 ГБ» (only) needs no total
+TOTAL = "scope:total"
+_TOTAL_BEFORE = re.compile(
+    r"(?:всего|вместе|суммарно|в сумме|in total)[\s\u00a0]+(?:около[\s\u00a0]+)?$", re.I
+)
+TOTAL_KEYS = frozenset({"total_memory_gb"})
 _SPACE = "[ \u00a0\u202f]"
 # a standalone number: «2 190», «3,00», «4.8» — not part of a word (FP8, ZeRO-3, x16)
 _NUMBER = re.compile(
@@ -231,6 +238,8 @@ def quantities(
             left = _entities_in(mentions, clauses[i][0], m.start())
             own = {e for e in own if not e.startswith("term:") or e in left}
         entities = _attach(own, earlier, sentence, set(subject), draft=draft)
+        if _TOTAL_BEFORE.search(masked[max(0, m.start() - 24) : m.start()]):
+            entities.add(TOTAL)
         whole = re.sub(_SPACE, "", m.group(1))
         frac = m.group(2) or ""
         value = float(f"{whole}.{frac}" if frac else whole)
@@ -284,7 +293,8 @@ def json_quantities(payload: Mapping[str, object], entities: frozenset[str]) -> 
             if key == "job_cost" and payload.get("duration") == 1 and duration_unit:
                 unit = f"{unit} per {key_unit('duration', duration_unit)}"  # «4 032 $ за неделю»
             decimals = len(repr(float(value)).split(".")[1].rstrip("0"))
-            out.append(Quantity(str(value), float(value), decimals, unit, entities))
+            own = entities | {TOTAL} if key in TOTAL_KEYS else entities
+            out.append(Quantity(str(value), float(value), decimals, unit, own))
         elif isinstance(value, list):
             for item in value:
                 if isinstance(item, dict):

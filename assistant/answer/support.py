@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.answer.claims import (
     KINDS,
     MARKER,
+    TOTAL,
     Group,
     Lexicon,
     Quantity,
@@ -234,7 +235,7 @@ def matches(q: Quantity, s: Quantity, *, wildcard: bool = False) -> bool:
         mine = q.of(kind)
         if mine and not mine <= s.of(kind):
             return False
-    return True
+    return TOTAL not in s.entities or TOTAL in q.entities
 
 
 def same_value(q: Quantity, allowed: float) -> bool:

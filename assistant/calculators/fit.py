@@ -133,7 +133,9 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     need_n = gpus_needed(high, memory_gb)
     if gid:
         where = f"одну {name}" if n == 1 else f"{n} × {name}"
-        cap = f"{gb_text(memory_gb)}" if n == 1 else f"по {gb_text(memory_gb)}"
+        # the cards' memory together is what the weights are split over: «всего 320 ГБ»
+        total = f"по {gb_text(memory_gb)}, всего {gb_text(memory_gb * n)}"
+        cap = f"{gb_text(memory_gb)}" if n == 1 else total
         many = f"{need_n} × {catalog.gpus[gid].short}"  # the full name was just said
     else:
         where = name if n == 1 else f"{n} карты по {gb_text(memory_gb)}"
@@ -158,6 +160,7 @@ def _for_gpu(inp: FitInput, low: float, high: float, catalog: Catalog) -> tuple[
     values |= {
         "gpu_memory_gb": memory_gb,
         "gpus": n,
+        "total_memory_gb": memory_gb * n,
         "per_gpu_low_gb": sig(low / n),
         "per_gpu_high_gb": sig(high / n),
         "verdict": state,

@@ -168,6 +168,13 @@ def test_tool_figures_keep_their_gpu(lexicon: Lexicon) -> None:
     assert unsupported("У NVIDIA L40S 96 ГБ — поместится.", [], sources) != []
 
 
+def test_several_cards_memory_together_backs_only_a_total(lexicon: Lexicon) -> None:
+    sources = _tool("влезет ли Llama 3 70B в FP8 на две L40S?", lexicon)
+    assert unsupported("У двух L40S по 48 ГБ, всего 96 ГБ.", [], sources) == []
+    assert unsupported("У двух L40S вместе 96 ГБ памяти.", [], sources) == []
+    assert unsupported("Поместится: у L40S 96 ГБ памяти.", [], sources) != []  # one card's
+
+
 def test_draft_quantities_are_remembered_and_bounded(catalog: Catalog, glossary: Any) -> None:
     """A glossary sentence is read once per lexicon; the memory starts over when full."""
     from assistant.answer import support

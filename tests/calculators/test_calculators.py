@@ -159,6 +159,12 @@ def test_fit_advice_states_the_range_on_each_card() -> None:
     assert f"{int(low)}–{int(high) + 1}\u00a0ГБ на GPU" in advice  # 39–47 ГБ
 
 
+def test_fit_on_several_cards_states_their_memory_together() -> None:
+    r = TOOLBOX.run("gpu_fit", {"params_b": 405, "precision": "fp8", "gpu": "h100", "gpus": 4})
+    assert r.values["total_memory_gb"] == 320  # 4 × 80 ГБ, what the weights are split over
+    assert "по 80\u00a0ГБ, всего 320\u00a0ГБ" in r.summary_ru
+
+
 def test_fit_beyond_one_server() -> None:
     # 2000B × 2 bytes × 1,3 = 5 200 GB; / 80 GB = 65 GPUs → 9 servers of 8 = 72 GPUs
     v = run("gpu_fit", params_b=2000, precision="bf16", gpu="h100")
