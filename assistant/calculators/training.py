@@ -104,17 +104,31 @@ def _sharded_total(bd: TrainBreakdown, gpus: int) -> float:
     return sum(v / gpus if k in SHARDED["zero3"] else v for k, v in bd.parts.items())
 
 
-def _formula_text(inp: TrainingInput) -> str:
+def _split(inp: TrainingInput, bd: TrainBreakdown) -> tuple[float, float]:
+    """(frozen base, adapters with their gradients and optimizer state), bytes: LoRA/QLoRA."""
+    frozen = bd.params_b * 1e9 * BASE_BYTES[inp.method]
+    return frozen, bd.total - frozen
+
+
+def _formula_text(inp: TrainingInput, bd: TrainBreakdown) -> str:
     if inp.method == "full":
         return (
             "16 байт на параметр: веса BF16 2 + градиенты 2 + мастер-копия FP32 4 + "
             "два момента Adam 4 + 4"
         )
+    # the frozen base is most of it: its size tells whether the model loads at all
     base = "BF16, 2 байта" if inp.method == "lora" else "NF4, 0,5 байта"
+    frozen, adapters = (gb_text(to_gb(b, inp.gib), inp.gib) for b in _split(inp, bd))
     return (
-        f"замороженная база ({base} на параметр) + адаптеры "
-        f"({num(inp.lora_trainable_pct)}{NBSP}% параметров × 16 байт)"
+        f"замороженная база — {frozen} ({base} на параметр), адаптеры с градиентами и "
+        f"состоянием оптимизатора — {adapters} ({num(inp.lora_trainable_pct)}{NBSP}% "
+        "параметров × 16 байт)"
     )
+
+
+def _parts(inp: TrainingInput, bd: TrainBreakdown) -> str:
+    what = _formula_text(inp, bd)
+    return f" ({what})" if inp.method == "full" else f": {what}"
 
 
 def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[str, list[str]]:
@@ -122,7 +136,7 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
     total = gb_text(to_gb(bd.total, g), g)
     s = (
         f"Для {METHOD_RU[inp.method]} модели на {params_text(bd.params_b)} с Adam в смешанной "
-        f"точности нужно около {total} без активаций ({_formula_text(inp)})."
+        f"точности нужно около {total} без активаций{_parts(inp, bd)}."
     )
     if inp.gpus > 1:
         per = gb_text(to_gb(bd.per_gpu_total, g), g)
@@ -171,6 +185,10 @@ def compute(inp: TrainingInput, catalog: Catalog) -> Computation:
         "optimizer_gb": sig(to_gb(bd.per_gpu["master"] + bd.per_gpu["moments"], g)),
         "unit": "GiB" if g else "GB",
     }
+    if inp.method != "full":
+        frozen, adapters = _split(inp, bd)
+        values["base_gb"] = sig(to_gb(frozen, g))
+        values["adapters_gb"] = sig(to_gb(adapters, g))
     if inp.gpus > 1 and inp.sharding == "none":  # what the same GPUs need when sharded
         values["per_gpu_zero3_gb"] = sig(to_gb(_sharded_total(bd, inp.gpus), g))
     if inp.gpu is not None:

@@ -165,6 +165,15 @@ def test_fit_on_several_cards_states_their_memory_together() -> None:
     assert "по 80\u00a0ГБ, всего 320\u00a0ГБ" in r.summary_ru
 
 
+def test_lora_states_the_frozen_base_apart_from_the_adapters() -> None:
+    # 70B: the BF16 base alone (140 ГБ) is more than a 96 ГБ card, whatever the adapters cost
+    r = TOOLBOX.run("vram_training", {"params_b": 70, "method": "lora"})
+    assert r.values["base_gb"] == 140 and r.values["adapters_gb"] == 11.2  # 0,7B × 16 байт
+    assert "замороженная база — 140\u00a0ГБ" in r.summary_ru
+    q = run("vram_training", params_b=70, method="qlora")
+    assert q["base_gb"] == 35  # NF4, 0,5 байта на параметр
+
+
 def test_fit_beyond_one_server() -> None:
     # 2000B × 2 bytes × 1,3 = 5 200 GB; / 80 GB = 65 GPUs → 9 servers of 8 = 72 GPUs
     v = run("gpu_fit", params_b=2000, precision="bf16", gpu="h100")
