@@ -514,3 +514,16 @@ def test_an_either_or_about_the_providers_vm_opens_with_what_fullgpu_does(pipeli
     )
     lead = first_sentence(a).replace("\u00a0", " ")
     assert "FullGPU не использует vGPU" in lead and "весь физический GPU" in lead
+
+
+def test_the_shape_of_a_model_the_catalogue_lacks_is_declined_not_borrowed(pipeline) -> None:
+    # no record of Gemma: no layers or heads borrowed from a model of the same size
+    a = pipeline.answer("сколько слоёв и kv-голов у gemma 2 27b, надо для конфига")
+    assert a.refused and not a.tool_calls and "Mistral" not in a.answer
+
+
+def test_the_shape_of_a_listed_model_comes_from_the_catalogue(pipeline) -> None:
+    a = pipeline.answer("сколько слоёв и kv-голов у llama 3 70b?")
+    text = a.answer.replace("\u00a0", " ")
+    assert "80 слоёв" in text and "8 KV-голов" in text and not a.refused
+    assert "Какая точность" not in text  # the shape does not depend on the weights' precision

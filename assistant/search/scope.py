@@ -99,13 +99,16 @@ def _outside(
 ) -> bool:
     """What no entry answers however near: another vendor's product or a recipe (signals.py), a
     setup procedure for a tool the glossary never names, a card the catalogue does not list, a
-    model it has no record of, and a how-to about such a tool whose words the leading entries
-    mostly do not use. `unlisted`: the question names a card the catalogue lacks."""
+    model it has no record of (or the shape of one it does not list), and a how-to about such
+    a tool whose words the leading entries mostly do not use. `unlisted`: the question names a
+    card the catalogue lacks."""
     sig = message.signals
     if sig.outside or unlisted:
         return True
     if not message.models and vocabulary.unknown_model(question):
         return True
+    if not message.models and message.quantities.architecture and vocabulary.names_model(question):
+        return True  # «сколько слоёв у gemma 2 27b?»: no record of it, its shape is not ours
     if sig.code and _cover(question, retrieval, vocabulary) < CODE_COVER:
         return True  # «attn_implementation='sdpa' или …»: an API's settings, not an entry's
     if not (sig.procedure or sig.how_to) or not _unknown_tool(question, vocabulary):

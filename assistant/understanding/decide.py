@@ -72,6 +72,9 @@ def decide(
             else diagnose(message, carried, catalog, memory=memory)
         )
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
+    if message.quantities.architecture and not message.models:
+        # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with
+        return Understanding(Kind.question, message, carried, reading=reading)
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit
         return Understanding(Kind.calculation, message, carried, plan=with_remedies(plan, catalog))

@@ -103,6 +103,15 @@ _KV_ASKED = re.compile(
     r"(?<![\w])(?:kv|кв)[- ]?(?:кэш|кеш|cache)\w*|кэш\w* (?:ключ|внимани)\w*|"
     r"(?<![\w-])(?:кэш|кеш)\w*(?! ?(?:l[123]|второго|первого))(?![\w])"
 )
+# a number right before or after («80 слоёв», «head_dim 128»): the figure is given, not asked
+_STATED = re.compile(r"\d\s*(?:[×x*]\s*)?$")
+_STATED_AFTER = re.compile(r"\s*[:=—-]?\s*\d")
+# a model's attention shape asked as such («сколько слоёв и kv-голов у llama 3 70b?»): what its
+# KV cache is made of, which the catalogue gives for the models it lists
+_ARCHITECTURE = re.compile(
+    r"(?<![\w])(?:сло[её]в|слои|layers|(?:kv|кв)[- ]?(?:голов\w*|heads?)|голов\w* внимани\w*|"
+    r"head[_ ]dim\w*|размерност\w* голов\w*|архитектур\w* внимани\w*)(?![\w])"
+)
 _WHOLE = re.compile(
     r"(?<![\w])(?:вес[аоу]?\w*|всего|итого|целиком|с кэшем|вместе|помест\w*|влез\w*)"
 )
@@ -120,7 +129,16 @@ def count_asked(t: str) -> bool:
 
 
 def kv_asked(t: str) -> bool:
-    return bool(_KV_ASKED.search(t)) and not _WHOLE.search(t)
+    return (bool(_KV_ASKED.search(t)) or architecture(t)) and not _WHOLE.search(t)
+
+
+def architecture(t: str) -> bool:
+    """Asked, not stated: «48 слоёв, 8 kv-голов — посчитай кэш» gives the shape itself."""
+    return any(
+        not _STATED.search(t[max(0, m.start() - 8) : m.start()])
+        and not _STATED_AFTER.match(t, m.end())
+        for m in _ARCHITECTURE.finditer(t)
+    )
 
 
 def chooses_card(t: str) -> bool:

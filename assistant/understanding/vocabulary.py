@@ -121,6 +121,10 @@ class Vocabulary:
         that no catalogue model was recognised."""
         return bool(_MODEL_FAMILY.search(text.folded)) and not _SIZE.search(text.folded)
 
+    def names_model(self, text: Tokens) -> bool:
+        """A model written out, by its family or its size («gemma 2 27b», «моя 13b»)."""
+        return bool(_MODEL_FAMILY.search(text.folded) or _SIZE.search(text.folded))
+
     def _misspelt_name(self, word: str) -> bool:
         if len(word) < 7:
             return False

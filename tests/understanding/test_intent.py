@@ -108,3 +108,17 @@ def test_the_number_of_cards_asked() -> None:
 def test_a_models_bare_cache_is_its_kv_cache_not_a_cards_l2() -> None:
     assert intent.kv_asked("сколько займёт кэш на 32k контекста")
     assert not intent.kv_asked("какой кэш l2 у h100")
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("сколько слоёв и kv-голов у gemma 2 27b?", True),
+        ("какая у модели архитектура внимания, head_dim?", True),
+        # the shape given, to compute with: nothing asked of it
+        ("kv-кэш: 80 слоёв, 8 kv-голов, размерность головы 128, контекст 8192", False),
+        ("28 layers, 4 kv heads, head_dim 128, ctx 128k — сколько кэш?", False),
+    ],
+)
+def test_a_models_shape_is_asked_only_when_no_figure_is_given(text: str, asked: bool) -> None:
+    assert intent.architecture(normalise(text).lower()) is asked
