@@ -42,10 +42,14 @@ class BM25Index:
         ids = [self.vocab[t] for t in query_terms if t in self.vocab]
         if not ids:
             return np.zeros(self.weights.shape[0], dtype=np.float32)
-        counts = Counter(ids)
-        cols = list(counts)
-        q = np.asarray([counts[c] for c in cols], dtype=np.float32)
-        return np.asarray(self.weights[:, cols] @ q, dtype=np.float32).ravel()
+        # column by column in the query's order, as `weights[:, cols] @ q` adds them (the same
+        # float32 sums), without building the sliced sparse matrix: 0.03 vs 0.2 ms a query
+        w = self.weights
+        out = np.zeros(w.shape[0], dtype=np.float32)
+        for col, count in Counter(ids).items():
+            start, end = w.indptr[col], w.indptr[col + 1]
+            out[w.indices[start:end]] += w.data[start:end] * np.float32(count)
+        return out
 
     def save(self, path: str) -> None:
         terms = np.array(sorted(self.vocab, key=self.vocab.__getitem__), dtype=str)
