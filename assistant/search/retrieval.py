@@ -14,6 +14,7 @@ from assistant.corpus.glossary import Glossary
 from assistant.corpus.slang import Slang
 from assistant.schema import SearchHit
 from assistant.search.indexing import SearchIndex
+from assistant.search.slugs import BestPerSlug
 from assistant.text.tokens import deletes, lemma, lemmas, normalize_phrase, transliterate, words
 from assistant.understanding.reader import names_defined
 from assistant.understanding.signals import defined_term
@@ -310,6 +311,8 @@ class HybridRetriever:
         self._slugs = sorted(set(self._chunk_slugs))
         position = {slug: i for i, slug in enumerate(self._slugs)}
         self._slug_of = np.array([position[s] for s in self._chunk_slugs], dtype=np.int64)
+        self._best_text = BestPerSlug(self._slugs, self._slug_of, ~self._is_question)
+        self._best_asked = BestPerSlug(self._slugs, self._slug_of, self._is_question)
         # A glossary-sized index is scored in full with one matrix product (~800 chunks ×
         # 384: ~0.05 ms, cheaper than asking FAISS for every neighbour in order); a large one
         # goes through FAISS (HNSW above its threshold) for the top candidates only.
@@ -335,16 +338,16 @@ class HybridRetriever:
     def _dense(self, vector: np.ndarray, depth: int) -> tuple[dict[str, float], dict[str, float]]:
         """Best cosine per slug over entry/sentence chunks, and over question chunks."""
         if self._matrix is not None:  # every chunk: no entry fused with a "not returned" guess
-            ids = np.arange(len(self._matrix))
             sims = self._matrix @ vector
+            texts, asked = self._best_text.of(sims), self._best_asked.of(sims)
         else:
             total = self.index.vectors.ntotal
             found, at = self.index.vectors.search(vector.reshape(1, -1), min(total, depth * 16))
             keep = at[0] >= 0
             sims, ids = found[0][keep], at[0][keep]
-        asked_mask = self._is_question[ids]
-        texts = self._best_of(ids[~asked_mask], sims[~asked_mask])
-        asked = self._best_of(ids[asked_mask], sims[asked_mask])
+            asked_mask = self._is_question[ids]
+            texts = self._best_of(ids[~asked_mask], sims[~asked_mask])
+            asked = self._best_of(ids[asked_mask], sims[asked_mask])
         return (merge(texts, asked) if self.weights.merge_questions else texts), asked
 
     def _best_of(self, ids: np.ndarray, sims: np.ndarray) -> dict[str, float]:
