@@ -107,9 +107,37 @@ def _phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w.])(?:{alternation})(?![\w])", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8)
+def _phrase_look(phrases: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]] | None:
+    """The phrases lower-cased and a class of their letters, for a look before the regex; None
+    when a phrase has a letter outside Latin and Cyrillic (IGNORECASE pairs more than lower())."""
+    letters = set("".join(phrases))
+    if not phrases or any(_OTHER_SCRIPT.match(c) for c in letters):
+        return None
+    chars = "".join(re.escape(c) for c in sorted(letters))
+    return tuple(p.lower() for p in phrases), re.compile(f"[{chars}]", re.IGNORECASE)
+
+
+# outside ASCII and basic Cyrillic, whose letters IGNORECASE pairs exactly as lower() does
+_OTHER_SCRIPT = re.compile(r"[^\x00-\x7f\u0400-\u04ff]")
+
+
+def _names_none(text: str, forms: tuple[str, ...], letters: re.Pattern[str]) -> bool:
+    """True when no phrase can occur in the text, whatever the case (a phrase's match is its
+    lower-cased form in the lower-cased text); False also when a letter of another script
+    (Kelvin sign, «ı», «ſ») could stand for a phrase's letter."""
+    if any(letters.match(c) for c in set(_OTHER_SCRIPT.findall(text))):
+        return False
+    lowered = text.lower()
+    return not any(f in lowered for f in forms)
+
+
 def strip_phrases(text: str, phrases: Sequence[str]) -> str:
     """Remove known product names (longest first) so their digits are not read as numbers."""
-    pattern = _phrase_pattern(tuple(phrases))
+    key = tuple(phrases)
+    pattern, look = _phrase_pattern(key), _phrase_look(key)
+    if look is not None and _names_none(text, *look):  # most answers: the ~180-name
+        return text  # alternation tried at every position cost ~0.1 ms
     return pattern.sub(" NAME ", text) if pattern else text
 
 
