@@ -214,8 +214,13 @@ def _context_order(citations: Sequence[Citation], context: Sequence[str]) -> lis
 
 def unknown_names(text: str, sources: Sources) -> list[str]:
     """Tokens mixing letters and digits (H300, FP7) that no source or catalogue knows."""
+    tokens = [
+        t for t in name_tokens(strip_phrases(text, sources.phrases)) if t not in sources.names
+    ]
+    if not tokens:  # every one a known product name: the sources' own tokens are not needed
+        return []
     names = sources.allowed_names()
-    return [t for t in name_tokens(strip_phrases(text, sources.phrases)) if t not in names]
+    return [t for t in tokens if t not in names]
 
 
 def check(
