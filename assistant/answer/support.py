@@ -73,7 +73,9 @@ class ClaimSources:
         texts = [t for t in tool_texts if t]
         if texts:  # the calculator's composed answer: its notes are the tool's own words
             found.tools.append(_text_group("ответ калькулятора", texts, lexicon, set()))
-        user = [q for t in user_texts for q in quantities(digits(t), lexicon)]
+        said = list(user_texts)
+        read = {t: quantities(digits(t), lexicon) for t in dict.fromkeys(said)}  # message and
+        user = [q for t in said for q in read[t]]  # question are mostly one text: read once
         found.user = Group("слова клиента", tuple(user), wildcard_units=True)
         found.results = list(results)
         return found
