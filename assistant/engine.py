@@ -103,7 +103,7 @@ class Engine:
         cards = u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison)
         if cards and searched.scope.unlisted_card and "offered" not in u.reading.fields:
             # «H20 — сколько у неё памяти против H100?»: no sheet has the card asked about
-            return p.answerer.outside(u, searched)
+            return p.answerer.outside(u, searched, near=True)
         if cards:  # the catalogue answers first
             return p.answerer.gpus(u, searched, history)
         if u.reading.ask is Ask.provider:  # FullGPU's own sentence first

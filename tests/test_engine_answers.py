@@ -527,3 +527,10 @@ def test_the_shape_of_a_listed_model_comes_from_the_catalogue(pipeline) -> None:
     text = a.answer.replace("\u00a0", " ")
     assert "80 слоёв" in text and "8 KV-голов" in text and not a.refused
     assert "Какая точность" not in text  # the shape does not depend on the weights' precision
+
+
+def test_a_card_with_no_sheet_gets_no_figures_of_a_neighbour(pipeline) -> None:
+    # GB200 is not GB300: the NVL72 rack name must not bring the GB300 sheet's figures
+    a = pipeline.answer("GB200 NVL72 — сколько HBM на один GPU и какая пропускная способность?")
+    assert a.refused and "gpu-gb300-nvl72" not in cited(a) and "288" not in a.answer
+    assert cited(a)  # the nearest entries are offered

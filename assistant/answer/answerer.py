@@ -248,11 +248,14 @@ class Answerer:
     def provider(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer | None:
         return self.cards.provider(u, searched, history)
 
-    def outside(self, u: Understanding, searched: Searched) -> Answer:
+    def outside(self, u: Understanding, searched: Searched, *, near: bool = False) -> Answer:
+        """`near`: in the domain whatever the scope found («GB200 — сколько HBM?», a card with
+        no sheet): the nearest entries are offered."""
         scope = searched.scope
-        route: Route = "not_found" if scope.near_domain else "out_of_scope"
+        near = near or scope.near_domain
+        route: Route = "not_found" if near else "out_of_scope"
         hits = searched.retrieval.hits[:2]
-        nearest = tuple(self.entries[h.slug] for h in hits) if scope.near_domain else ()
+        nearest = tuple(self.entries[h.slug] for h in hits) if near else ()
         term = u.message.signals.defined_term if scope.unknown_term else ""
         question = searched.question.text
         ctx = AnswerContext(

@@ -166,7 +166,9 @@ def decide_scope(
     paired = message.paired or question.folded != message.tokens.folded
     unlisted = vocabulary.unknown_card(question)  # read once: the decision and the card answers
     scope = _decide(message, question, retrieval, vocabulary, unknown, paired, coverage, unlisted)
-    return replace(scope, unknown_term=unknown, unlisted_card=unlisted)
+    # a card answer needs a sheet: a card the glossary names but the catalogue lacks has none
+    sheetless = unlisted or vocabulary.card_without_sheet(question)
+    return replace(scope, unknown_term=unknown, unlisted_card=sheetless)
 
 
 def scope_facts(

@@ -70,6 +70,10 @@ class Vocabulary:
             for chunk in (entry.text, *entry.names):
                 known.update(words(chunk))
         self.words = frozenset(known)
+        # the words of the cards that have a sheet: «GB200» is in the NVL72 entry, not a sheet
+        self.sheet_words = frozenset(
+            w for g in catalog.gpus.values() for n in (g.name, *g.aliases) for w in words(n)
+        )
         self.lemmas = glossary.lemmas
         self.names = frozenset(normalize_name(n) for e in glossary.entries for n in e.names)
         # every known word and its one-letter deletions: «infinty», «rdam», «smx» are typos
@@ -114,6 +118,11 @@ class Vocabulary:
         if any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded)):
             return True
         return any(_MODEL_NUMBER.fullmatch(w) and w not in self.words for w in text.words)
+
+    def card_without_sheet(self, text: Tokens) -> bool:
+        """«GB200 NVL72 — сколько HBM на GPU?»: a card's model number no catalogue sheet has,
+        though the glossary may name it (an entry's alias) — no figure of it is ours."""
+        return any(_MODEL_NUMBER.fullmatch(w) and w not in self.sheet_words for w in text.words)
 
     def unknown_model(self, text: Tokens) -> bool:
         """«Llama 4 Maverick», «Kimi K2»: an open model the catalogue has no record of and no

@@ -30,6 +30,15 @@ def test_a_consumer_card_the_catalogue_lists_no_sheet_for_is_unknown(
     assert not vocabulary.unknown_card(tokenize("новая rtx 2025-го года"))  # a year, not a card
 
 
+def test_a_card_the_glossary_names_but_no_sheet_has_is_without_a_sheet(
+    vocabulary: Vocabulary,
+) -> None:
+    # «GB200 NVL72» is an alias of the NVL72 entry: a known word, but no catalogue card
+    text = tokenize("GB200 NVL72 — сколько HBM на один GPU?")
+    assert not vocabulary.unknown_card(text) and vocabulary.card_without_sheet(text)
+    assert not vocabulary.card_without_sheet(tokenize("сколько памяти у GB300 NVL72?"))
+
+
 def test_a_model_number_one_letter_off_a_listed_card_is_another_card(
     vocabulary: Vocabulary,
 ) -> None:
