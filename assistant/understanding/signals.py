@@ -71,6 +71,12 @@ _FOREIGN = re.compile(
     r"начал\w* продаж\w*|вышл\w*|выпустил\w*|релиз\w*)|"
     r"\btpu\w*|\bgaudi\w*|habana|trainium|inferentia|cerebras|\bgroq\b|graphcore|"
     r"\bascend\b|huawei|colab|kaggle|paperspace|sagemaker|\btriton\b|ansible|"
+    r"qualcomm|sambanova|tenstorrent|ponte vecchio|intel (?:data center )?gpu max|\bapple\b|"
+    r"macbook|макбук\w*|mps backend|"
+    # techniques, runtimes and tools no entry describes (the glossary never names them)
+    r"flash[- ]?attention\w*|prefix caching|speculative decoding|"
+    r"(?:gradient|activation) checkpointing|torch\.compile|\binductor\b|cuda graphs?|\bgguf\b|"
+    r"llama\.cpp|\bollama\b|олам\w*|lm studio|cuda-gdb|nsight\w*|remapped rows|"
     # ML theory the glossary does not cover
     r"scaling laws?|chinchilla|\brlhf\b|\bdpo\b|\bppo\b|\bmmlu\b|\bbpe\b|"
     # tuning advice: hyperparameters no entry gives values for

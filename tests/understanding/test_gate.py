@@ -81,6 +81,12 @@ def test_other_vendor_prices_are_not_ours() -> None:
         "Chinchilla scaling laws: сколько токенов на параметр?",
         "напиши минимальный train.py с DDP под torchrun",
         "как в FSDP включить activation checkpointing, какой код написать?",
+        # products and techniques the glossary never names
+        "Qualcomm Cloud AI 100 — сколько у него TOPS и заведётся ли vLLM?",
+        "на макбуке m3 max торч через mps backend нормально обучает?",
+        "torch.compile стоит включать? что он вообще делает",
+        "How does prefix caching work in inference engines?",
+        "ollama выгружает модель из видеопамяти через 5 минут — как отключить?",
     ],
 )
 def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
@@ -95,6 +101,7 @@ def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
         "напиши, сколько памяти нужно Llama 3 70B",
         "дай расчёт стоимости 8 H100 на неделю",
         "как поднять 70B в vllm на 4 GPU, если на одну не помещается?",
+        "что такое PagedAttention в vLLM?",  # the vLLM entry's
     ],
 )
 def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
