@@ -534,3 +534,14 @@ def test_a_card_with_no_sheet_gets_no_figures_of_a_neighbour(pipeline) -> None:
     a = pipeline.answer("GB200 NVL72 — сколько HBM на один GPU и какая пропускная способность?")
     assert a.refused and "gpu-gb300-nvl72" not in cited(a) and "288" not in a.answer
     assert cited(a)  # the nearest entries are offered
+
+
+def test_a_card_slower_elsewhere_is_answered_with_its_versions_figures(pipeline) -> None:
+    a = pipeline.answer(
+        "у другого провайдера брали H100 — там она была заметно медленнее вашей на том же "
+        "коде. это одна и та же карта?"
+    )
+    text = a.answer.replace("\u00a0", " ")
+    assert "H100 PCIe" in first_sentence(a)  # the other version, named first
+    assert {"gpu-h100-sxm", "gpu-h100-pcie"} <= set(cited(a))
+    assert "756 TFLOPS" in text and "989 TFLOPS" in text and "350 Вт" in text  # its sheets

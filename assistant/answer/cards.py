@@ -68,6 +68,9 @@ class CardAnswers:
         """A card's spec, or cards compared: the figures from their catalogue sheets first, then
         what the glossary says of them (when it covers the question)."""
         gpus = [self.catalog.gpus[g] for g in u.message.gpus][:4]
+        family = self._family(gpus[0]) if u.reading.variants else []
+        if family:  # «на другом облаке H100 была медленнее»: its other versions compared
+            gpus = [*gpus[:1], *family][:3]
         sheets = tuple(self.entries[sheet_slug(g.id)] for g in gpus)
         numbers = list(range(1, len(sheets) + 1))
         fields = u.reading.fields
@@ -77,7 +80,7 @@ class CardAnswers:
                 for g, n in zip(gpus, numbers, strict=True)
             ]
             route: Route = "comparison"
-        elif u.reading.ask is Ask.gpu_comparison:
+        elif u.reading.ask is Ask.gpu_comparison and len(gpus) > 1:
             lead = [comparison_lead(gpus, numbers, fields)]
             if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
                 instead, extra = self._instead(gpus, numbers)
@@ -119,6 +122,12 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _family(self, gpu: Gpu) -> list[Gpu]:
+        """The other versions of a card (H100 SXM → H100 PCIe, H100 NVL), catalogue order."""
+        if gpu.family is None:
+            return []
+        return [g for g in self.catalog.gpus.values() if g.family == gpu.family and g != gpu]
 
     def _instead(self, gpus: list[Gpu], numbers: list[int]) -> tuple[list[str], tuple[Entry, ...]]:
         """Cards FullGPU does not rent out: «Нет: … не предлагает …» (their sheets' markers) and

@@ -139,6 +139,13 @@ _SHARED = re.compile(
     r"(?:кажд|отдельн)\w* (?:пользовател|юзер)\w*|размер\w* батч\w*|скач\w*|"
     r"дел(?:им|ите|ят|ю)|кто-то (?:ещ[её] )?(?:гоня|крут|запуска)\w*)"
 )
+# the same card somewhere else, or doubted to be the same: «на другом облаке», «у прошлого
+# провайдера», «это одна и та же карта?»
+_ELSEWHERE = re.compile(
+    r"(?<![\w])(?:(?:на|в|у) (?:друг\w*|ином|прошл\w*|предыдущ\w*|стар\w*) (?:\w+ )?"
+    r"(?:облак\w*|провайдер\w*|хостинг\w*|мест\w*|сервис\w*|площадк\w*)|у других|"
+    r"(?:одна и та же|та же самая|та же) карт\w*|(?:один и тот же|тот же самый) (?:gpu|гпу|чип\w*))"
+)
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
@@ -191,6 +198,9 @@ class Reading:
     listing: bool = False  # «какие карты у вас можно взять?»: every card FullGPU rents out
     # cards told apart by how fast they generate: the entry saying why bandwidth bounds it joins
     generation: bool = False
+    # one card named, found to differ elsewhere («на другом облаке H100 была медленнее»): its
+    # versions in the catalogue (SXM, PCIe, NVL) are compared
+    variants: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -255,6 +265,11 @@ def classify(message: ParsedMessage) -> Reading:
     if _EXPECTED.search(t):
         return _problem(message)
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
+    differs = explains or _PROBLEM.search(t) or _HARDWARE_DIFFERENCE.search(t)
+    # not a slice of it or memory that ran out («кусок H100, 13b не влезла»): that is no version
+    sliced = _OUT_OF_MEMORY.search(t) or "mig" in message.terms
+    if len(gpus) == 1 and _ELSEWHERE.search(t) and differs and not sliced:
+        return Reading(Ask.gpu_comparison, ("bandwidth",), variants=True)
     if len(gpus) >= 2 and (explains or _PROBLEM.search(t)) and _GENERATION_SPEED.search(t):
         # why one card generates slower than another: their memory bandwidth, from the sheets
         return Reading(Ask.gpu_comparison, ("bandwidth",), generation=True)

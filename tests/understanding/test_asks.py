@@ -121,3 +121,19 @@ def test_slow_generation_on_one_card_is_read_as_a_bandwidth_problem(
 ) -> None:
     reading = classify(read(text))
     assert reading.ask is Ask.problem and reading.generation is bandwidth
+
+
+@pytest.mark.parametrize(
+    ("text", "variants"),
+    [
+        ("у другого провайдера H100 была заметно медленнее вашей. это одна и та же карта?", True),
+        ("на прошлом облаке h100 работала хуже, чем у вас — почему?", True),
+        # a slice of the card, memory that ran out: not a question of versions
+        ("на прошлом облаке дали кусок H100 (mig), 13b туда не влезла", False),
+        ("сколько памяти у H100?", False),
+    ],
+)
+def test_one_card_found_different_elsewhere_compares_its_versions(
+    text: str, variants: bool
+) -> None:
+    assert classify(read(text)).variants is variants
