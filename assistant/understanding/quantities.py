@@ -208,13 +208,19 @@ _COUNT_WORDS = rf"(?:{CARD_WORD}|штук\w*|шт\.?)"
 
 def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
     hit = _alias_spans(padded, catalog.gpu_aliases)
+    every = t
     if hit:
         gpu, alias = hit
         out.params["gpu"] = gpu.id
         pattern = r"[\s-]*".join(re.escape(p) for p in alias.split())
-        t = re.sub(rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?", GPU_MARK, t, count=1)
+        named = rf"(?:nvidia |amd |instinct |geforce )*{pattern}(?: sxm)?"
+        every = re.sub(named, GPU_MARK, t)
+        t = re.sub(named, GPU_MARK, t, count=1)
+    # «в одну h100 влезает, а на 8×h100 падает»: a count written as «N × card» is the setup
+    times = re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*) ?{GPU_MARK}", every)
     m = (
-        re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
+        times
+        or re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
         or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
         or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
@@ -225,7 +231,7 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
     if tp:  # «при TP=4»: the tensor-parallel size is the GPU count
         out.params["gpus"] = count(tp.group(1))
     elif m:
-        out.params["gpus"] = signed(t, m.start(1), count(m.group(1)))
+        out.params["gpus"] = signed(every if m is times else t, m.start(1), count(m.group(1)))
     elif re.search(r"восьми(?:гпу|карточн|gpu)\w*|8[ -]?(?:gpu|гпу|карточн\w*)[ -]?сервер\w*", t):
         out.params["gpus"] = 8
     return t

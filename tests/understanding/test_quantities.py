@@ -218,6 +218,8 @@ def test_a_number_after_users_with_a_unit_is_no_batch(text: str) -> None:
         ("на н100", "h100-sxm", None),
         ("RTX PRO 6000 Blackwell", "rtx-pro-6000", None),
         ("8-GPU сервер", None, 8),
+        # the setup written as «N × card» wins over a count said of the card before it
+        ("в одну h100 влезает, а обучение на 8×h100 падает по OOM", "h100-sxm", 8),
     ],
 )
 def test_gpus(text: str, gpu: str | None, gpus: int | None) -> None:
