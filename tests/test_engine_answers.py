@@ -545,3 +545,11 @@ def test_a_card_slower_elsewhere_is_answered_with_its_versions_figures(pipeline)
     assert "H100 PCIe" in first_sentence(a)  # the other version, named first
     assert {"gpu-h100-sxm", "gpu-h100-pcie"} <= set(cited(a))
     assert "756 TFLOPS" in text and "989 TFLOPS" in text and "350 Вт" in text  # its sheets
+
+
+def test_a_disputed_peak_figure_opens_with_how_peaks_are_stated(pipeline) -> None:
+    a = pipeline.answer(
+        "в презентации у b200 fp8 написано 9 PFLOPS, а у вас 4500 TFLOPS. вдвое меньше — кто ошибся?"
+    )
+    assert "разреженност" in first_sentence(a) and cited(a)[:2] == ["tflops", "gpu-b200"]
+    assert "4\u00a0500\u00a0TFLOPS" in a.answer or "4 500 TFLOPS" in a.answer

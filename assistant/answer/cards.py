@@ -46,6 +46,9 @@ from assistant.understanding.lexicon import GENERATION
 SHORT_WORDS = 6
 OFFERED_WORDS = 12
 # the memory-bandwidth entry's sentence on a model generating text (cards told apart by speed)
+PEAKS = "tflops"  # the entry on how vendors state peak figures
+# its sentences: «…с разреженностью… обычно вдвое выше», «Реальные задачи достигают лишь части…»
+_SPARSITY = ("разреженностью", "реальные задачи")
 _GENERATION = re.compile(rf"(?<![\w])(?:{GENERATION})", re.IGNORECASE)
 
 
@@ -91,8 +94,17 @@ class CardAnswers:
             ]
             route = "comparison"
         else:
-            lead = [with_marker(s, 1) for s in fact_sentences(gpus[0], fields)]
+            rented = gpus[0].offered or "offered" not in fields  # else: what replaces it first
+            disputed = u.reading.disputed and rented
+            peaks = self._sparsity(searched, searched.question.text) if disputed else None
+            own = 2 if peaks else 1  # the sheet's marker: second after how peaks are stated
+            lead = [with_marker(s, own) for s in fact_sentences(gpus[0], fields)]
             route = "term"
+            if peaks is not None:  # «9 PFLOPS в презентации, а у вас 4500?»: how peaks are given
+                sheets = (peaks[0], *sheets)
+                entry, said = peaks
+                said = [standalone(entry, said[0]), *said[1:]]
+                lead = [*(with_marker(x, 1) for x in said), *lead]
             if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
                 instead, extra = self._instead(gpus[:1], numbers[:1])
                 facts = [f for f in fields if f != "offered"]  # «сколько памяти», if asked too
@@ -122,6 +134,16 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _sparsity(self, searched: Searched, question: str) -> tuple[Entry, list[str]] | None:
+        """The TFLOPS entry's sentences on peaks stated with and without sparsity, and on what
+        real work reaches, in the entry's order."""
+        entry = self.entries.get(PEAKS)
+        if entry is None:
+            return None
+        found = evidence.mentioning(self.bank, entry, searched.retrieval, question, _SPARSITY)
+        ordered = [s for s in self.bank.sentences[entry.slug] if s in found[:2]]
+        return (entry, ordered) if ordered else None
 
     def _family(self, gpu: Gpu) -> list[Gpu]:
         """The other versions of a card (H100 SXM → H100 PCIe, H100 NVL), catalogue order."""

@@ -146,6 +146,10 @@ _ELSEWHERE = re.compile(
     r"(?:облак\w*|провайдер\w*|хостинг\w*|мест\w*|сервис\w*|площадк\w*)|у других|"
     r"(?:одна и та же|та же самая|та же) карт\w*|(?:один и тот же|тот же самый) (?:gpu|гпу|чип\w*))"
 )
+_DISPUTED = re.compile(
+    r"(?<![\w])(?:вдвое|в два раза|в 2 раза|ошиб\w*|не сход\w*|не совпада\w*|где правда|"
+    r"написан\w*|заявлен\w*|в през\w*|в презентаци\w*|пишет|пишут|обещал\w*)(?![\w])"
+)
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|какая|какой|какое|какие|какова|каков|есть ли|"
@@ -201,6 +205,9 @@ class Reading:
     # one card named, found to differ elsewhere («на другом облаке H100 была медленнее»): its
     # versions in the catalogue (SXM, PCIe, NVL) are compared
     variants: bool = False
+    # a card's figure set against another one («в презе 9 PFLOPS, а у вас 4500 — вдвое
+    # меньше, кто-то ошибся?»): how vendors state peaks (with sparsity) comes first
+    disputed: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -289,7 +296,8 @@ def classify(message: ParsedMessage) -> Reading:
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
-        return Reading(Ask.gpu_fact, fields)
+        disputed = "compute" in fields and bool(_DISPUTED.search(t))
+        return Reading(Ask.gpu_fact, fields, disputed=disputed)
     if _PROBLEM.search(t):
         return _problem(message)
     yes_no = _yes_no(t)
