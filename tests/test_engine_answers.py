@@ -549,7 +549,7 @@ def test_a_card_slower_elsewhere_is_answered_with_its_versions_figures(pipeline)
 
 def test_a_disputed_peak_figure_opens_with_how_peaks_are_stated(pipeline) -> None:
     a = pipeline.answer(
-        "в презентации у b200 fp8 написано 9 PFLOPS, а у вас 4500 TFLOPS. вдвое меньше — кто ошибся?"
+        "в презе у b200 fp8 написано 9 PFLOPS, а у вас 4500 TFLOPS. вдвое меньше — кто ошибся?"
     )
     assert "разреженност" in first_sentence(a) and cited(a)[:2] == ["tflops", "gpu-b200"]
     assert "4\u00a0500\u00a0TFLOPS" in a.answer or "4 500 TFLOPS" in a.answer
