@@ -34,6 +34,7 @@ from assistant.text.sentences import split_sentences
 if TYPE_CHECKING:
     from assistant.corpus.glossary import Entry
 
+ADAPTER_METHODS = ("lora", "qlora")  # a training result is about its method's entry
 MAX_ROUNDING = 0.05  # a rounded figure may differ from its source by at most 5 %
 _MARKER_GROUP = re.compile(r"(?:\s*\[\d{1,2}\](?:\s*,)?)+")
 _FIT = r"(?:помест|влез|вмест|умест|хват|подойд|подход)"
@@ -111,6 +112,8 @@ def tool_group(result: Mapping[str, Any], lexicon: Lexicon) -> Group:
         own.add(f"model:{inputs['model']}")
     if isinstance(inputs.get("precision"), str):
         own.add(f"precision:{inputs['precision']}")
+    if inputs.get("method") in ADAPTER_METHODS:  # «с LoRA на 8 GPU — около 17 ГБ на GPU»
+        own.add(f"term:{inputs['method']}")
     texts = [str(result.get("summary_ru") or ""), *(result.get("assumptions_ru") or [])]
     texts.append(str(result.get("formula") or ""))
     group = _text_group(f"калькулятор {result.get('tool')}", texts, lexicon, own)

@@ -175,6 +175,13 @@ def test_several_cards_memory_together_backs_only_a_total(lexicon: Lexicon) -> N
     assert unsupported("Поместится: у L40S 96 ГБ памяти.", [], sources) != []  # one card's
 
 
+def test_a_training_result_backs_figures_said_of_its_method(lexicon: Lexicon) -> None:
+    lora = _tool("дообучение 8B с LoRA на 8 H100 SXM влезет?", lexicon)
+    assert unsupported("С LoRA на 8 GPU — около 17,28 ГБ на GPU.", [], lora) == []
+    full = _tool("полное дообучение 8B на 8 H100 SXM влезет?", lexicon)
+    assert unsupported("С LoRA на 8 GPU — около 128 ГБ на GPU.", [], full) != []
+
+
 def test_draft_quantities_are_remembered_and_bounded(catalog: Catalog, glossary: Any) -> None:
     """A glossary sentence is read once per lexicon; the memory starts over when full."""
     from assistant.answer import support
