@@ -71,7 +71,7 @@ class CardAnswers:
         """A card's spec, or cards compared: the figures from their catalogue sheets first, then
         what the glossary says of them (when it covers the question)."""
         gpus = [self.catalog.gpus[g] for g in u.message.gpus][:4]
-        family = self._family(gpus[0]) if u.reading.variants else []
+        family = self.catalog.versions(gpus[0]) if u.reading.variants else []
         if family:  # «на другом облаке H100 была медленнее»: its other versions compared
             gpus = [*gpus[:1], *family][:3]
         sheets = tuple(self.entries[sheet_slug(g.id)] for g in gpus)
@@ -144,12 +144,6 @@ class CardAnswers:
         found = evidence.mentioning(self.bank, entry, searched.retrieval, question, _SPARSITY)
         ordered = [s for s in self.bank.sentences[entry.slug] if s in found[:2]]
         return (entry, ordered) if ordered else None
-
-    def _family(self, gpu: Gpu) -> list[Gpu]:
-        """The other versions of a card (H100 SXM → H100 PCIe, H100 NVL), catalogue order."""
-        if gpu.family is None:
-            return []
-        return [g for g in self.catalog.gpus.values() if g.family == gpu.family and g != gpu]
 
     def _instead(self, gpus: list[Gpu], numbers: list[int]) -> tuple[list[str], tuple[Entry, ...]]:
         """Cards FullGPU does not rent out: «Нет: … не предлагает …» (their sheets' markers) and

@@ -115,10 +115,10 @@ def _after_colon(sentence: str) -> str:
 def alternatives(gpu: Gpu, catalog: Catalog) -> tuple[list[Gpu], bool]:
     """What FullGPU rents out instead of a card it does not: the versions of its family, else
     the offered card of the same vendor and form factor closest in memory (True: family)."""
-    offered = [g for g in catalog.gpus.values() if g.offered]
-    family = [g for g in offered if gpu.family is not None and g.family == gpu.family]
+    family = [g for g in catalog.versions(gpu) if g.offered]
     if family:
         return family, True
+    offered = [g for g in catalog.gpus.values() if g.offered]
     like = [g for g in offered if g.vendor == gpu.vendor and g.form_factor == gpu.form_factor]
     like.sort(key=lambda g: abs(g.memory_gb - gpu.memory_gb))
     return like[:1], False

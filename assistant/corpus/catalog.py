@@ -237,8 +237,13 @@ class Catalog:
             return None
         if abs(gpu.memory_gb - memory_gb) < 0.5:
             return gpu
-        same = [g for g in self.gpus.values() if gpu.family and g.family == gpu.family]
-        return next((g for g in same if abs(g.memory_gb - memory_gb) < 0.5), None)
+        return next((g for g in self.versions(gpu) if abs(g.memory_gb - memory_gb) < 0.5), None)
+
+    def versions(self, gpu: Gpu) -> list[Gpu]:
+        """The other versions of a card, in catalogue order: H100 SXM → H100 PCIe, H100 NVL."""
+        if gpu.family is None:
+            return []
+        return [g for g in self.gpus.values() if g.family == gpu.family and g != gpu]
 
     def find_model(self, name: str) -> ModelArch | None:
         return _lookup(self.model_aliases, name)

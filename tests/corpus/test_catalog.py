@@ -87,3 +87,11 @@ def test_alias_clash_is_reported(tmp_path: Path) -> None:
     with pytest.raises(CorpusError) as e:
         catalog.models(tmp_path)
     assert any(p.field == "aliases" for p in e.value.problems)
+
+
+def test_a_cards_versions_are_its_family_without_itself() -> None:
+    cards = catalog.load_catalog(CORPUS)
+    h100 = cards.gpus["h100-sxm"]
+    assert [g.id for g in cards.versions(h100)] == ["h100-pcie", "h100-nvl"]
+    assert cards.versions(cards.gpus["l40s"]) == []  # no family: no versions
+    assert cards.version_with_memory("h100-sxm", 94) == cards.gpus["h100-nvl"]
