@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from assistant.answer.compose import is_reference, standalone
 from assistant.calculators.base import ToolResult
 from assistant.calculators.memory import range_text
+from assistant.calculators.training import WHOLE_ON_EACH
 from assistant.calculators.units import gb_text
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
@@ -65,12 +66,22 @@ def cause(first: ToolResult) -> str:
     v, gib = first.values, bool(first.inputs.get("gib"))
     text = first.summary_ru  # gpu_fit opens with the verdict: «На одну H100 не поместится: …»
     if first.tool == "vram_training" and v.get("fits") is False:  # training opens with the need
+        text = _whole_on_each_first(text)
         text = f"{_SHORT}: {text[0].lower()}{text[1:]}"
     weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))
     if memory and _MOSTLY <= weights / memory < 1:  # the cause itself, before its figures
         share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
         return f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места. {text}"
     return text
+
+
+def _whole_on_each_first(text: str) -> str:
+    """Several GPUs without (full) sharding: what every one of them holds is the cause, so that
+    sentence of the calculator's leads («без шардирования каждый из 8 GPU хранит полную
+    копию…»), then the need and the rest."""
+    sents = split_sentences(text)
+    whole = [s for s in sents if any(p in s for p in WHOLE_ON_EACH)]
+    return " ".join([*whole, *(s for s in sents if s not in whole)]) if whole else text
 
 
 def _float(value: object) -> float:

@@ -40,6 +40,8 @@ METHOD_RU = {
     "lora": "дообучения с LoRA",
     "qlora": "дообучения с QLoRA",
 }
+# what a setup without (full) sharding keeps on every GPU: the cause when it does not fit
+WHOLE_ON_EACH = ("хранит полную копию", "лежат целиком на каждой карте")
 SHARDING_RU = {"zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3", "fsdp": "FSDP"}
 
 
@@ -140,18 +142,21 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
     )
     if inp.gpus > 1:
         per = gb_text(to_gb(bd.per_gpu_total, g), g)
+        full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
         if inp.sharding == "none":
-            s += f" Без шардирования каждый из {inp.gpus} GPU хранит полную копию — {per} на GPU."
-            full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
+            s += (
+                f" Без шардирования каждый из {inp.gpus} GPU {WHOLE_ON_EACH[0]} модели, "
+                f"градиентов и состояния оптимизатора — {per} на GPU."
+            )
             s += f" С ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."
         else:
             s += f" С {SHARDING_RU[inp.sharding]} на {inp.gpus} GPU это около {per} на GPU."
             if "weights" not in SHARDED[inp.sharding]:  # ZeRO-1/2 leave the weights whole
                 weights = gb_text(to_gb(bd.parts["weights"], g), g)
-                full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
                 s += (
-                    f" Веса ({weights}) при этом не шардируются и лежат целиком на каждой карте;"
-                    f" с ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."
+                    f" С {SHARDING_RU[inp.sharding]} веса ({weights}) не шардируются и "
+                    f"{WHOLE_ON_EACH[1]}; с ZeRO-3 или FSDP (шардируются и веса) — около {full} "
+                    "на GPU."
                 )
     assumed = [
         "оптимизатор Adam, смешанная точность BF16 + FP32",

@@ -73,3 +73,27 @@ def test_a_moe_that_fits_in_no_precision_is_a_no_with_all_experts_named(
     assert "все эксперты должны помещаться в память GPU" in a.answer.replace("\u00a0", " ")
     assert "moe" in {c.slug for c in a.citations}
     assert "?" not in a.answer
+
+
+def test_ddp_out_of_memory_on_every_card_leads_with_the_full_copy_each_holds(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "8B на инференсе влезает в одну h100, а обучение на 8×h100 в DDP падает по OOM на "
+        "каждой карте. как так"
+    )
+    full = next(c for c in a.tool_calls if c.arguments["method"] == "full")
+    per = str(full.result["values"]["per_gpu_gb"]).removesuffix(".0")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "каждый из 8 GPU хранит полную копию" in lead and f"{per} ГБ на GPU" in lead
+
+
+def test_zero_2_out_of_memory_leads_with_the_weights_it_leaves_whole(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "full finetune llama 3.1 70b на 8×H100, deepspeed zero stage 2, bf16 — сразу OOM. "
+        "что докрутить?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "веса (141 ГБ) не шардируются" in lead and "ZeRO-3" in lead
