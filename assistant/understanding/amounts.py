@@ -178,6 +178,14 @@ _HALVES = (
 )
 
 
+# «часов на 10», «дня на 3», «недели на 2»: an approximate duration, the unit first (its
+# genitive forms only, and not after a number: «8 часов 10 минут» is no such thing)
+_APPROX = {"hours": "часов|часа", "days": "дней|дня|суток", "weeks": "недель|недели"}
+_ABOUT = re.compile(
+    r"(?<![\d.,] )(?<![\w])(?:"
+    + "|".join(f"(?P<{unit}>{words})" for unit, words in _APPROX.items())
+    + r") (?:на |за |по )?(?P<n>\d+(?:\.\d+)?)(?![\w.,%$]| ?(?:gpu|гпу|карт|гб|\$))"
+)
 # «часов 10 в сутки», «по 8 ч в день»: how long the cards are used a day, not a duration
 _PER_DAY = re.compile(
     rf"(?<![\w.])(?:{NUM} ?(?:{HOUR_WORD}|ч\b)|час\w* {NUM}) (?:в|за|/) ?(?:сутки|день|day)\b"
@@ -218,6 +226,11 @@ def duration(t: str, out: Found) -> None:
             value = signed(t, m.start(1), clean(float(m.group(1))))
             out.params.update(duration=value, duration_unit=unit)
             return
+    m = _ABOUT.search(t)
+    if m:  # «часов на 10», «дня на 3»: the unit before the number says «about»
+        unit = next(u for u in _APPROX if m.group(u))
+        out.params.update(duration=clean(float(m.group("n"))), duration_unit=unit)
+        return
     priced = "price_month" in out.params or "price_hour" in out.params
     for unit, pattern in _BARE:
         if unit == "hours" and priced:  # «2 190 $ в месяц — сколько за час?» asks for a rate

@@ -204,6 +204,8 @@ def _model(padded: str, t: str, out: Found, catalog: Catalog) -> str:
 # ---------------------------------------------------------------- GPUs
 
 _COUNT_WORDS = rf"(?:{CARD_WORD}|штук\w*|шт\.?)"
+# «100 GPU-часов», «8 гпу часов» are GPU-hours, not a count; «на 8 карт часов на 10» is a count
+_GPU_HOUR = r"-?час|(?<=gpu|гпу) час"
 
 
 def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
@@ -222,7 +224,7 @@ def _gpus(padded: str, t: str, out: Found, catalog: Catalog) -> str:
         times
         or re.search(rf"(?<!\d)(\d+) ?(?:x|х|\*)? ?{GPU_MARK}", t)
         or re.search(rf"{GPU_MARK} ?(?:x|х|\*) ?(\d+)", t)
-        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?![ -]?час)", t)
+        or re.search(rf"(?<![\w.])(\d+) ?(?:-? ?x ?)?{_COUNT_WORDS}(?!{_GPU_HOUR})", t)
         or re.search(rf"{_COUNT_WORDS} ?x ?(\d+)(?![\w.])", t)
     )
     tp = re.search(

@@ -323,3 +323,22 @@ def test_a_price_by_the_month_and_one_by_the_hour_are_both_read() -> None:
 def test_hours_a_day_are_the_use_not_a_days_rental() -> None:
     p = extract("8 H100 по 3.5$/ч, гоняем часов 10 в сутки — сколько в месяц?").params
     assert p.hours_per_day == 10 and p.duration_unit != "days"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "hours"),
+    [
+        ("джобу на 8 карт часов на 10", 8, 10),  # the unit before the number: «about»
+        ("дня на 3 восемь h100", 8, 72),
+        ("на 8 картах 10 часов", 8, 10),
+    ],
+)
+def test_a_count_and_an_approximate_duration_are_read(text: str, gpus: int, hours: int) -> None:
+    p = extract(text).params
+    per = {"hours": 1, "days": 24}[str(p.duration_unit)]
+    assert p.gpus == gpus and float(p.duration or 0) * per == hours
+
+
+def test_gpu_hours_and_minutes_are_no_approximate_duration() -> None:
+    assert extract("100 гпу часов").params.gpus is None
+    assert extract("8 часов 10 минут").params.duration == 8
