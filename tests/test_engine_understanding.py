@@ -362,3 +362,20 @@ def test_cards_compared_for_a_model_are_compared_by_their_sheets(fast_pipeline: 
     assert cited[:2] == ["gpu-h100-sxm", "gpu-h200"]
     first = a.answer.replace("\u00a0", " ").split(". ")[0]
     assert "80 ГБ" in first and "141 ГБ" in first
+
+
+def test_usages_weighed_by_money_are_each_priced_and_compared(fast_pipeline) -> None:
+    a = fast_pipeline.answer(
+        "что выгоднее по деньгам: джобу на 8 карт часов на 10 или на одной карте ~80 часов "
+        "гонять? цена за гпу-час одна"
+    )
+    hours = [c.result["values"]["gpu_hours"] for c in a.tool_calls]
+    assert [c.name for c in a.tool_calls] == ["gpu_cost", "gpu_cost"] and hours == [80, 80]
+    assert a.answer.startswith("По деньгам одинаково") and "80\u00a0GPU-часов" in a.answer
+    b = fast_pipeline.answer("что выгоднее: 8 H100 на 10 часов или одна H100 на 60 часов?")
+    costs = sorted(c.result["values"]["job_cost"] for c in b.tool_calls)
+    lead = b.answer.split("\n")[0].replace("\u00a0", " ")
+    assert (
+        lead.startswith("Дешевле выйдет 1 GPU × 60 ч")
+        and f"{costs[0]:.2f}".replace(".", ",") in lead
+    )

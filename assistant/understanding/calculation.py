@@ -210,8 +210,8 @@ def missing_for(
         out.append("gpu")  # the TDP is the card's
     if tool == ToolName.gpu_cost and not args.has("price_month", "price_hour"):
         example = args.gpu and catalog.prices.example_month(args.gpu)
-        if not example and (price_asked or not args.has("duration", "egress")):
-            out.append("price")
+        if not example and not ex.setups and (price_asked or not args.has("duration", "egress")):
+            out.append("price")  # usages weighed side by side: their GPU-hours decide
     if (
         tool in (ToolName.vram_inference, ToolName.gpu_fit)
         and not args.has("precision", "required_gb")
@@ -420,6 +420,10 @@ def _runs(
         return tuple(args.updated(precision=p) for p in SIDE_BY_SIDE)
     if missing:
         return ()
+    if tool == ToolName.gpu_cost and ex.setups:  # «8 карт на 10 ч или одна на 80 ч?»
+        return tuple(
+            args.updated(gpus=u.gpus, duration=u.duration, duration_unit=u.unit) for u in ex.setups
+        )
     if tool == ToolName.gpu_cost:
         return _rentals(args, ex.params.hours_per_day)
     more = ex.params.compare_precisions or ()

@@ -48,6 +48,15 @@ from assistant.understanding.periods import masked
 
 
 @dataclass(frozen=True)
+class Setup:
+    """One of the usages a message weighs against each other: «8 карт на 10 часов»."""
+
+    gpus: int
+    duration: float
+    unit: str
+
+
+@dataclass(frozen=True)
 class Extraction:
     """Calculator parameters, intent words and catalogue names read from one message."""
 
@@ -67,6 +76,8 @@ class Extraction:
     # how many of each, when written before its name: «одна h200 или две h100» → h200 1, h100 2
     gpu_counts: tuple[tuple[str, int], ...] = ()
     models: tuple[str, ...] = ()  # every catalogue model named, in order of appearance
+    # «8 карт часов на 10 или одна карта 80 часов?»: each usage, to be priced side by side
+    setups: tuple[Setup, ...] = ()
 
     def merged(self, other: Extraction) -> Extraction:
         """This reading plus another's parameters (theirs win) and notes."""
@@ -351,7 +362,26 @@ def extract_normalised(
         gpus=named,
         gpu_counts=_counts(padded, catalog.gpu_aliases) if len(named) > 1 else (),
         models=_named(padded, catalog.model_aliases),
+        setups=_setups(raw, catalog) if "duration" in out.params else (),
     )
+
+
+SETUPS = 4  # usages weighed at most
+_OR = re.compile(r"\s(?:или|либо|vs\.?|против)\s")
+
+
+def _setups(raw: str, catalog: Catalog) -> tuple[Setup, ...]:
+    """The usages joined by «или», each with its own duration (one GPU unless counted); ()
+    unless at least two differ."""
+    parts = _OR.split(raw, maxsplit=SETUPS)
+    if not 2 <= len(parts) <= SETUPS:  # a list of many «или» is no choice between usages
+        return ()
+    found = []
+    for part in parts:
+        p = extract_normalised(part, catalog).params
+        if p.duration is not None and p.duration_unit is not None:
+            found.append(Setup(int(p.gpus or 1), float(p.duration), p.duration_unit))
+    return tuple(found) if len(set(found)) >= 2 else ()
 
 
 def _period(raw: str, found: tuple[DateMention, ...] | None, out: Found) -> str:

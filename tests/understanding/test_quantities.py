@@ -342,3 +342,10 @@ def test_a_count_and_an_approximate_duration_are_read(text: str, gpus: int, hour
 def test_gpu_hours_and_minutes_are_no_approximate_duration() -> None:
     assert extract("100 гпу часов").params.gpus is None
     assert extract("8 часов 10 минут").params.duration == 8
+
+
+def test_usages_joined_by_or_are_read_each_with_its_own_count() -> None:
+    q = extract("что дешевле: 8 карт часов на 10 или одна карта на 80 часов?")
+    assert [(s.gpus, s.duration, s.unit) for s in q.setups] == [(8, 10, "hours"), (1, 80, "hours")]
+    assert extract("неделю или месяц?").setups == ()  # no duration read: nothing weighed
+    assert extract("8 H100 на неделю: NVLink или PCIe?").setups == ()  # one usage

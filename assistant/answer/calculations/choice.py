@@ -3,8 +3,9 @@
     choice_lead([fit on L40S, fit on RTX PRO 6000], catalog)
         → «Подойдёт NVIDIA RTX PRO 6000 Blackwell (96 ГБ); на NVIDIA L40S (48 ГБ) не поместится.»
 
-Options are cards («одна L40S или одна RTX PRO 6000?»), precisions («FP8 или FP4?») or
-fine-tuning methods («фулл файнтюн или LoRA?»); each option's own figures follow in the answer.
+Options are cards («одна L40S или одна RTX PRO 6000?»), precisions («FP8 или FP4?»),
+fine-tuning methods («фулл файнтюн или LoRA?»), prices («2190$/мес или 3.20$/ч?») or usages
+(«8 карт на 10 ч или одна на 80 ч?»); each option's own figures follow in the answer.
 """
 
 from __future__ import annotations
@@ -94,6 +95,40 @@ def rental_lead(results: Sequence[ToolResult]) -> str:
         f"Дешевле выйдет {cheaper} аренда: почасово{hours} — около {usd(hour)}, помесячно — "
         f"{usd(month)}."
     )
+
+
+def usage_lead(results: Sequence[ToolResult]) -> str:
+    """Usages priced side by side («8 карт на 10 ч или одна на 80 ч?»): the GPU-hours decide
+    at one price per GPU-hour — the same, or which costs less (each a calculator's figure). ""
+    unless every result is a rental and they differ in GPUs or hours."""
+    if len(results) < 2 or any(r.tool != "gpu_cost" for r in results):
+        return ""
+    used = [(_count(r), _amount(r, "hours"), _amount(r, "gpu_hours")) for r in results]
+    if any(h is None or gh is None for _, h, gh in used) or len(set(used)) < 2:
+        return ""
+    names = [f"{n}{NBSP}GPU × {num(h or 0)}{NBSP}ч" for n, h, _ in used]
+    hours = [gh or 0.0 for _, _, gh in used]
+    costs = [_amount(r, "job_cost") for r in results]
+    priced = None not in costs
+    if len(set(hours)) == 1:
+        each = f"около {usd(costs[0] or 0)} в каждом случае" if priced else ""
+        tail = each or "а при одной цене за GPU-час стоимость задаёт только их число"
+        return f"По деньгам одинаково: {' и '.join(names)} — это по {_gpu_hours(hours[0])}, {tail}."
+    best = min(range(len(used)), key=lambda i: hours[i])
+    rest = [i for i in range(len(used)) if i != best]
+    against = ", ".join(f"{_gpu_hours(hours[i])} у {names[i]}" for i in rest)
+    money = ""
+    if priced:
+        money = (
+            f" (около {usd(costs[best] or 0)} против "
+            + ", ".join(usd(costs[i] or 0) for i in rest)
+            + ")"
+        )
+    return f"Дешевле выйдет {names[best]}: {_gpu_hours(hours[best])} против {against}{money}."
+
+
+def _gpu_hours(n: float) -> str:
+    return f"{num(n)}{NBSP}{plural(n, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
 
 
 def _amount(r: ToolResult, key: str) -> float | None:

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.answer.calculations.choice import cache_lead, choice_lead, rental_lead
+from assistant.answer.calculations.choice import (
+    cache_lead,
+    choice_lead,
+    rental_lead,
+    usage_lead,
+)
 from assistant.answer.calculations.display import assumptions
 from assistant.answer.calculations.questions import notes, question
 from assistant.answer.diagnosis import remedies
@@ -138,6 +143,7 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bo
         choice_lead(stated, catalog, speed=speed)
         or cache_lead(stated, catalog)
         or rental_lead(stated)
+        or usage_lead(stated)
     )
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
     first = (
