@@ -553,3 +553,28 @@ def test_a_disputed_peak_figure_opens_with_how_peaks_are_stated(pipeline) -> Non
     )
     assert "разреженност" in first_sentence(a) and cited(a)[:2] == ["tflops", "gpu-b200"]
     assert "4\u00a0500\u00a0TFLOPS" in a.answer or "4 500 TFLOPS" in a.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "lacking", "having"),
+    [
+        (
+            "можно у вас собрать сервак из 4 rtx pro 6000 с nvlink-мостами? нужно tp=4",
+            "NVLink",
+            "gpu-h100-sxm",
+        ),
+        ("у 5090 есть nvlink?", "NVLink", "gpu-h100-sxm"),
+        ("можно у вас взять h100 под fp4?", "FP4", "gpu-b200"),
+    ],
+)
+def test_a_feature_the_cards_sheet_denies_is_a_no_with_the_cards_that_have_it(
+    pipeline, question: str, lacking: str, having: str
+) -> None:
+    a = pipeline.answer(question)
+    lead = first_sentence(a)
+    assert lead.startswith("Нет") and lacking in lead and having in cited(a)
+
+
+def test_a_feature_said_to_be_missing_is_not_answered_with_no(pipeline) -> None:
+    a = pipeline.answer("у MI355X какая скорость связи между картами? там же не nvlink")
+    assert not first_sentence(a).startswith("Нет") and "153,6" in first_sentence(a)

@@ -12,6 +12,7 @@ generated text goes through the same guard as every answer (Answerer's `finish`)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from assistant.answer import evidence
@@ -20,6 +21,7 @@ from assistant.answer.compose import Picked, SentenceBank, is_reference, standal
 from assistant.answer.generation import AnswerContext
 from assistant.answer.plans import (
     alternatives,
+    lacking_lead,
     listing_lead,
     offered_lead,
     provider_lead,
@@ -105,6 +107,12 @@ class CardAnswers:
                 entry, said = peaks
                 said = [standalone(entry, said[0]), *said[1:]]
                 lead = [*(with_marker(x, 1) for x in said), *lead]
+            wanted = u.message.terms if u.reading.yes_no else {}  # not «там же не nvlink»
+            lacking, having = lacking_lead(gpus[0], wanted, self.catalog)
+            if lacking and peaks is None:  # «4 RTX PRO 6000 с NVLink-мостами можно?»: «Нет» first
+                theirs = range(len(sheets) + 1, len(sheets) + 1 + len(having))
+                lead = self._lacking(gpus[0], fields, lacking, theirs)
+                sheets += tuple(self.entries[sheet_slug(g.id)] for g in having)
             if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
                 instead, extra = self._instead(gpus[:1], numbers[:1])
                 facts = [f for f in fields if f != "offered"]  # «сколько памяти», if asked too
@@ -134,6 +142,17 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _lacking(
+        self, gpu: Gpu, fields: Sequence[str], lines: list[str], theirs: range
+    ) -> list[str]:
+        """«Нет: у … нет NVLink …» on the card's sheet [1], the cards that have it on theirs
+        (`theirs`: their sheets' numbers), then what else was asked of the card («в аренде»)."""
+        out = [with_marker(lines[0], 1)]
+        marks = "".join(f"[{n}]" for n in theirs)
+        out += [f"{line.removesuffix('.')} {marks}." for line in lines[1:]]
+        rest = [f for f in fields if f not in ("interconnect", "fp4")]
+        return out + ([with_marker(x, 1) for x in fact_sentences(gpu, rest)] if rest else [])
 
     def _sparsity(self, searched: Searched, question: str) -> tuple[Entry, list[str]] | None:
         """The TFLOPS entry's sentences on peaks stated with and without sparsity, and on what

@@ -4,6 +4,8 @@
         → «Нет: FullGPU не делит GPU на разделы: …» (the provider's own sentence, yes or no first)
     offered_lead(gpu, catalog) → «Нет: FullGPU не предлагает NVIDIA H100 PCIe в аренду. Из этой
                                   семьи есть NVIDIA H100 SXM.»
+    lacking_lead(gpu, wanted, catalog) → «Нет: у RTX PRO 6000 нет NVLink — GPU связаны через
+                                  PCIe Gen5 x16.» and the offered cards that have it
 
 What each kind's first sentence must state: a fact — the fact; a card's spec — the figure
 (specs.py); cards compared — the main difference; a question about the provider — yes or no from
@@ -14,7 +16,7 @@ reply.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.answer.compose import SentenceBank
@@ -134,6 +136,41 @@ def offered_lead(gpu: Gpu, others: list[Gpu], family: bool) -> list[str]:
     if others:
         out.append(f"{'Из этой семьи есть' if family else 'Вместо неё есть'} {names}.")
     return out
+
+
+# a feature a customer may want of a card (the glossary entry that names it) → its sheet's field
+FEATURES: dict[str, Callable[[Gpu], bool]] = {
+    "nvlink": lambda g: g.nvlink,
+    "fp4": lambda g: g.fp4_support,
+}
+
+
+def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[list[str], list[Gpu]]:
+    """«4 RTX PRO 6000 с NVLink-мостами можно?», «H100 под FP4?»: a feature asked for that the
+    card's sheet denies — «Нет» with what the sheet has, then the offered cards of its vendor
+    that have it (closest in memory first), whose sheets back that line. ([], []): nothing
+    asked is lacking."""
+    feature = next((f for f in wanted if f in FEATURES and not FEATURES[f](gpu)), None)
+    if feature is None:
+        return [], []
+    name = short_name(gpu)
+    if feature == "nvlink":
+        said = f"Нет: у {name} нет NVLink — GPU связаны через {gpu.interconnect}."
+    else:
+        said = f"Нет: {name} не поддерживает FP4 аппаратно ({gpu.architecture})."
+    having = [
+        g
+        for g in catalog.gpus.values()
+        if g.offered and g.vendor == gpu.vendor and FEATURES[feature](g)
+    ]
+    # the same form factor first (an SXM card for an SXM one), then the closest memory
+    having.sort(key=lambda g: (g.form_factor != gpu.form_factor, abs(g.memory_gb - gpu.memory_gb)))
+    having = having[:2]
+    if not having:
+        return [said], []
+    names = " и ".join(short_name(g) for g in having)
+    has = f"NVLink есть у {names}" if feature == "nvlink" else f"FP4 аппаратно поддерживают {names}"
+    return [said, f"{has} — они есть в аренде у FullGPU."], having
 
 
 def vendor_lead(gpus: list[Gpu]) -> str:

@@ -297,7 +297,8 @@ def classify(message: ParsedMessage) -> Reading:
     spec = [f for f in fields if f != "offered"]
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
         disputed = "compute" in fields and bool(_DISPUTED.search(t))
-        return Reading(Ask.gpu_fact, fields, disputed=disputed)
+        # «у 5090 есть nvlink?», «можно у вас h100 под fp4?»: a card's feature, yes or no
+        return Reading(Ask.gpu_fact, fields, yes_no=_yes_no(t), disputed=disputed)
     if _PROBLEM.search(t):
         return _problem(message)
     yes_no = _yes_no(t)
