@@ -578,3 +578,16 @@ def test_a_feature_the_cards_sheet_denies_is_a_no_with_the_cards_that_have_it(
 def test_a_feature_said_to_be_missing_is_not_answered_with_no(pipeline) -> None:
     a = pipeline.answer("у MI355X какая скорость связи между картами? там же не nvlink")
     assert not first_sentence(a).startswith("Нет") and "153,6" in first_sentence(a)
+
+
+def test_how_a_service_applies_opens_with_what_fullgpu_does(pipeline) -> None:
+    a = pipeline.answer(
+        "на сервере будет несколько публичных ip — защита от ddos работает на всех или только "
+        "на одном?"
+    )
+    assert first_sentence(a).startswith("FullGPU") and "всем публичным" in first_sentence(a)
+
+
+def test_a_general_question_keeps_its_definition_first(pipeline) -> None:
+    a = pipeline.answer("vllm это чё за зверь?")
+    assert first_sentence(a).startswith("vLLM — движок")

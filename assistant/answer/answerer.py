@@ -32,6 +32,7 @@ from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
+from assistant.answer.plans import speaks_for_provider
 from assistant.answer.specs import fact_sentences, sheet_slug
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
@@ -66,7 +67,7 @@ def _lead_plan(
     if ask is Ask.problem:  # out of memory is never the bandwidth's doing, however near
         pool = [s for s in slugs if not (u.reading.memory and s == BANDWIDTH)]
         return pool[:PROBLEM_ENTRIES], PROBLEM_SWITCH, True, False
-    if ask is Ask.fact:
+    if ask in (Ask.fact, Ask.other):  # other: only the provider's own sentence (see _lead)
         return slugs[:2], LEAD_SWITCH, False, False
     if ask is Ask.error_log:  # the entries that explain the pasted failure, else the top three
         explained = failures.explaining(u.message.failure) if u.message.failure else ()
@@ -371,7 +372,7 @@ class Answerer:
         if plan is None:
             return None
         pool, switch, past_definition, mentioning_other = plan
-        return evidence.answering(
+        found = evidence.answering(
             self.bank,
             self.entries,
             pool,
@@ -381,6 +382,11 @@ class Answerer:
             switch=switch,
             past_definition=past_definition,
         )
+        if u.reading.ask is Ask.other and not (found and speaks_for_provider(found[1])):
+            # «анти-ддос на все айпишники распространяется?»: what FullGPU does answers it; a
+            # general question keeps its entry's definition first
+            return None
+        return found
 
     def _finish(
         self,

@@ -73,6 +73,11 @@ def provider_lead(
     return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
 
 
+def speaks_for_provider(sentence: str) -> bool:
+    """«FullGPU применяет защиту от DDoS ко всем публичным IP-адресам»: what FullGPU does."""
+    return bool(_PROVIDER.search(sentence))
+
+
 def _statements(scored: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The provider's sentences of an entry, and the one right after each that goes on about
     it («FullGPU применяет защиту от DDoS … Такая защита дополняет файрвол …»)."""
