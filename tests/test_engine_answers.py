@@ -591,3 +591,8 @@ def test_how_a_service_applies_opens_with_what_fullgpu_does(pipeline) -> None:
 def test_a_general_question_keeps_its_definition_first(pipeline) -> None:
     a = pipeline.answer("vllm это чё за зверь?")
     assert first_sentence(a).startswith("vLLM — движок")
+
+
+def test_a_problem_on_a_named_card_is_not_caused_by_its_architecture(pipeline) -> None:
+    a = pipeline.answer("обучаю на h100 в fp32 — медленно и батч маленький, что не так?")
+    assert "hopper" not in cited(a)[:1] and "точност" in first_sentence(a)

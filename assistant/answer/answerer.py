@@ -66,6 +66,8 @@ def _lead_plan(
     ask = u.reading.ask
     if ask is Ask.problem:  # out of memory is never the bandwidth's doing, however near
         pool = [s for s in slugs if not (u.reading.memory and s == BANDWIDTH)]
+        # «учу на H100 в чистом fp32»: Hopper is there for the card, the cause is elsewhere
+        pool = [s for s in pool if s not in u.message.implied] or pool
         return pool[:PROBLEM_ENTRIES], PROBLEM_SWITCH, True, False
     if ask in (Ask.fact, Ask.other):  # other: only the provider's own sentence (see _lead)
         return slugs[:2], LEAD_SWITCH, False, False

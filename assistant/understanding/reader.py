@@ -90,6 +90,11 @@ class ParsedMessage:
         return self.tokens.lemmas
 
     @property
+    def implied(self) -> frozenset[str]:
+        """Entries no word names, only a card or a model does (H100 → Hopper)."""
+        return frozenset(slug for slug, strength in self.terms.items() if strength <= IMPLIED)
+
+    @property
     def years(self) -> tuple[int, ...]:
         return tuple(d.year for d in self.dates if d.year is not None)
 
