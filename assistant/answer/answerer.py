@@ -33,7 +33,7 @@ from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
 from assistant.answer.plans import speaks_for_provider
-from assistant.answer.specs import fact_sentences, sheet_slug
+from assistant.answer.specs import sheet_slug
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
@@ -77,10 +77,6 @@ def _lead_plan(
     if route == "comparison" or ask is Ask.term_comparison:
         return slugs[:2], LEAD_SWITCH, False, True
     return None
-
-
-def _numbered(picked: Iterable[Picked]) -> tuple[Picked, ...]:
-    return tuple(Picked(p.entry, n, p.sentences) for n, p in enumerate(picked, 1))
 
 
 class Answerer:
@@ -293,13 +289,10 @@ class Answerer:
         if route == "term" and not (message.signals.defined_term and slugs[0] in retrieval.alias):
             # «что такое NVLink» stays focused
             slugs = evidence.supporting(self.bank, self.entries, slugs, retrieval, question)
-        slow = u.reading.ask is Ask.problem and u.reading.generation and BANDWIDTH in self.entries
-        if slow:  # «генерит медленнее, чем ждали»: the bandwidth is the cause, however ranked
-            slugs = [BANDWIDTH, *(s for s in slugs if s != BANDWIDTH)][:3]
+        slow = self.cards.slow_generation(u, searched, slugs)  # «генерит медленнее, чем ждали»
+        slugs = slow.slugs if slow is not None else slugs
         seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
-        found = self._lead(u, slugs, searched, question, route)
-        if slow and (why := self.cards.why_slow(searched, question)) is not None:
-            found = (BANDWIDTH, why)
+        found = slow.lead if slow and slow.lead else self._lead(u, slugs, searched, question, route)
         if found is not None:  # the entry whose sentence leads is cited first
             slugs = [found[0], *(s for s in slugs if s != found[0])]
         picked = evidence.select(
@@ -311,10 +304,8 @@ class Answerer:
             comparison=route == "comparison",
             seen=seen,
         )
-        if slow and picked:  # what the cause means for the card named: its bandwidth, second
-            sheets = self._bandwidths(u.message.gpus)
-            picked = _numbered((picked[0], *sheets, *picked[1:]))
-            slugs = [slugs[0], *(p.entry.slug for p in sheets), *slugs[1:]]
+        if slow is not None and picked:
+            picked, slugs = slow.placed(picked, slugs)
         lead: tuple[str, ...] = ()
         if found is not None and picked and picked[0].entry.slug == found[0]:
             first = picked[0]
@@ -353,16 +344,6 @@ class Answerer:
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )
         return answer
-
-    def _bandwidths(self, gpus: Iterable[str]) -> tuple[Picked, ...]:
-        """The memory bandwidth of each card named, from its sheet (numbered later)."""
-        out = []
-        for gpu_id in list(gpus)[:2]:
-            sheet = self.entries.get(sheet_slug(gpu_id))
-            if sheet is not None and gpu_id in self.catalog.gpus:
-                said = fact_sentences(self.catalog.gpus[gpu_id], ["bandwidth"])[0]
-                out.append(Picked(sheet, 0, (said,)))
-        return tuple(out)
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

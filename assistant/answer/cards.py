@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from assistant.answer import evidence
@@ -52,6 +53,23 @@ PEAKS = "tflops"  # the entry on how vendors state peak figures
 # its sentences: «…с разреженностью… обычно вдвое выше», «Реальные задачи достигают лишь части…»
 _SPARSITY = ("разреженностью", "реальные задачи")
 _GENERATION = re.compile(rf"(?<![\w])(?:{GENERATION})", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SlowGeneration:
+    """The plan of a slow-generation problem (CardAnswers.slow_generation)."""
+
+    slugs: list[str]  # the memory-bandwidth entry first
+    lead: tuple[str, str] | None  # (slug, sentence): its sentence on generation
+    sheets: tuple[Picked, ...]  # each named card's bandwidth, from its sheet
+
+    def placed(
+        self, picked: tuple[Picked, ...], slugs: list[str]
+    ) -> tuple[tuple[Picked, ...], list[str]]:
+        """The cards' sheets right after the cause (what it means for them), renumbered."""
+        order = (picked[0], *self.sheets, *picked[1:])
+        numbered = tuple(Picked(p.entry, n, p.sentences) for n, p in enumerate(order, 1))
+        return numbered, [slugs[0], *(p.entry.slug for p in self.sheets), *slugs[1:]]
 
 
 class Finish(Protocol):
@@ -284,6 +302,26 @@ class CardAnswers:
             and slug in self.entries
             and not any(n.lower() in names for n in self.entries[slug].names if len(n) >= 3)
         ]
+
+    def slow_generation(
+        self, u: Understanding, searched: Searched, slugs: list[str]
+    ) -> SlowGeneration | None:
+        """«генерит медленнее, чем ждали»: the memory bandwidth is the cause however the entries
+        rank — its entry first, its sentence on generation the lead, and the named cards'
+        bandwidth from their sheets second. None: not a slow-generation problem."""
+        if not (u.reading.ask is Ask.problem and u.reading.generation):
+            return None
+        if BANDWIDTH not in self.entries:
+            return None
+        order = [BANDWIDTH, *(s for s in slugs if s != BANDWIDTH)][:3]
+        why = self.why_slow(searched, searched.question.text)
+        sheets = []
+        for gpu_id in list(u.message.gpus)[:2]:
+            sheet = self.entries.get(sheet_slug(gpu_id))
+            if sheet is not None and gpu_id in self.catalog.gpus:
+                said = fact_sentences(self.catalog.gpus[gpu_id], ["bandwidth"])[0]
+                sheets.append(Picked(sheet, 0, (said,)))
+        return SlowGeneration(order, (BANDWIDTH, why) if why else None, tuple(sheets))
 
     def why_slow(self, searched: Searched, question: str) -> str | None:
         """The memory-bandwidth entry's sentence on generation (why tokens come slowly), the
