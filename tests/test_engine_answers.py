@@ -596,3 +596,11 @@ def test_a_general_question_keeps_its_definition_first(pipeline) -> None:
 def test_a_problem_on_a_named_card_is_not_caused_by_its_architecture(pipeline) -> None:
     a = pipeline.answer("обучаю на h100 в fp32 — медленно и батч маленький, что не так?")
     assert "hopper" not in cited(a)[:1] and "точност" in first_sentence(a)
+
+
+def test_nccl_through_host_memory_is_read_not_refused(pipeline) -> None:
+    log = (
+        "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\nNCCL INFO Connected all rings"
+    )
+    b = pipeline.answer(f"8× h100, в логе nccl:\n```\n{log}\n```\nпочему так?")
+    assert not b.refused and "via SHM" in first_sentence(b)

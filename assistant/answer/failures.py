@@ -80,8 +80,9 @@ _READING: dict[FailureKind, str] = {
         "По логу это аппаратная ошибка: неисправимая ошибка памяти GPU (ECC), а не ошибка в коде."
     ),
     FailureKind.host_memory_path: (
+        # no «P2P»: no entry names it, and the guard rejects a name no source gives
         "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM), а не "
-        "напрямую по NVLink или P2P: обмен между картами идёт по медленному пути через CPU."
+        "напрямую по NVLink: обмен между картами идёт по медленному пути через CPU."
     ),
     FailureKind.kv_context: (
         "По логу KV-кэш на полный контекст модели ({tokens}) не помещается в память, "
