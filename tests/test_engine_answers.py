@@ -598,9 +598,13 @@ def test_a_problem_on_a_named_card_is_not_caused_by_its_architecture(pipeline) -
     assert "hopper" not in cited(a)[:1] and "точност" in first_sentence(a)
 
 
-def test_nccl_through_host_memory_is_read_not_refused(pipeline) -> None:
+def test_nccl_through_host_memory_on_a_card_without_nvlink_says_so_first(pipeline) -> None:
     log = (
         "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\nNCCL INFO Connected all rings"
     )
+    a = pipeline.answer(f"2× rtx pro 6000, обучение медленное, в логе nccl:\n```\n{log}\n```")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "via SHM" in lead and "нет NVLink" in lead and "RTX PRO 6000" in lead
     b = pipeline.answer(f"8× h100, в логе nccl:\n```\n{log}\n```\nпочему так?")
     assert not b.refused and "via SHM" in first_sentence(b)
+    assert "нет NVLink" not in first_sentence(b)  # its sheet has NVLink: no such claim

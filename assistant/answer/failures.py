@@ -53,6 +53,11 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
         return _unsupported(f.precision, gpu)
     if f.kind is FailureKind.no_kernel_image:
         return _no_kernel(f.arch, gpu)
+    if f.kind is FailureKind.host_memory_path and gpu is not None and not gpu.nvlink:
+        return (  # «у коллег на h100 там NVLS и P2P»: the named card's sheet says why not
+            "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM): у "
+            f"{gpu.short} нет NVLink, и обмен между картами идёт по медленному пути через CPU."
+        )
     return _READING[f.kind].format(
         tokens=_count(f.tokens, "токенов"), room=_count(f.room, "токенов")
     )
