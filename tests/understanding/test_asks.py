@@ -137,3 +137,16 @@ def test_one_card_found_different_elsewhere_compares_its_versions(
     text: str, variants: bool
 ) -> None:
     assert classify(read(text)).variants is variants
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "какую скорость даёт nvlink пятого поколения?",
+        "на каких скоростях сейчас работает roce?",
+        "в каком поколении тензорных ядер появился fp4?",
+        "каким объёмом hbm оснащают gpu для дата-центров?",
+    ],
+)
+def test_a_fact_asked_with_any_form_of_which_is_a_fact(text: str) -> None:
+    assert classify(read(text)).ask is Ask.fact
