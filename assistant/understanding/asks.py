@@ -299,7 +299,10 @@ def classify(message: ParsedMessage) -> Reading:
     if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
         disputed = "compute" in fields and bool(_DISPUTED.search(t))
         # «у 5090 есть nvlink?», «можно у вас h100 под fp4?»: a card's feature, yes or no
-        return Reading(Ask.gpu_fact, fields, yes_no=_yes_no(t), disputed=disputed)
+        yes_no = _yes_no(t)
+        if "compute" in fields and not yes_no:  # «сколько у b300 в fp4 в тфлопсах?»: FP4 is
+            fields = tuple(f for f in fields if f != "fp4")  # the figure's precision
+        return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed)
     if _PROBLEM.search(t):
         return _problem(message)
     yes_no = _yes_no(t)

@@ -150,3 +150,8 @@ def test_one_card_found_different_elsewhere_compares_its_versions(
 )
 def test_a_fact_asked_with_any_form_of_which_is_a_fact(text: str) -> None:
     assert classify(read(text)).ask is Ask.fact
+
+
+def test_fp4_beside_a_tflops_figure_is_its_precision_not_a_support_question() -> None:
+    assert "fp4" not in classify(read("сколько у b300 в fp4 без sparsity? в тфлопсах")).fields
+    assert "fp4" in classify(read("b300 поддерживает fp4? и сколько там тфлопс")).fields
