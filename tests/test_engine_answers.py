@@ -608,3 +608,12 @@ def test_nccl_through_host_memory_on_a_card_without_nvlink_says_so_first(pipelin
     b = pipeline.answer(f"8× h100, в логе nccl:\n```\n{log}\n```\nпочему так?")
     assert not b.refused and "via SHM" in first_sentence(b)
     assert "нет NVLink" not in first_sentence(b)  # its sheet has NVLink: no such claim
+
+
+def test_whether_a_card_computes_in_fp8_is_answered_from_its_sheet(pipeline) -> None:
+    a = pipeline.answer("l40s умеет в fp8? сколько там выходит тфлопс")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "поддерживает FP8" in lead and "733 TFLOPS" in lead
+    b = pipeline.answer("у a100 есть fp8?")
+    lead = first_sentence(b)
+    assert lead.startswith("Нет") and "FP8" in lead and "gpu-h100-sxm" in cited(b)

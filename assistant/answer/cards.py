@@ -169,7 +169,7 @@ class CardAnswers:
         out = [with_marker(lines[0], 1)]
         marks = "".join(f"[{n}]" for n in theirs)
         out += [f"{line.removesuffix('.')} {marks}." for line in lines[1:]]
-        rest = [f for f in fields if f not in ("interconnect", "fp4")]
+        rest = [f for f in fields if f not in ("interconnect", "fp4", "fp8")]
         return out + ([with_marker(x, 1) for x in fact_sentences(gpu, rest)] if rest else [])
 
     def _sparsity(self, searched: Searched, question: str) -> tuple[Entry, list[str]] | None:

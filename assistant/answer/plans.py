@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from assistant.answer.compose import SentenceBank
-from assistant.answer.specs import short_name
+from assistant.answer.specs import no_fp8, short_name
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.search.retrieval import Retrieval
@@ -147,7 +147,9 @@ def offered_lead(gpu: Gpu, others: list[Gpu], family: bool) -> list[str]:
 FEATURES: dict[str, Callable[[Gpu], bool]] = {
     "nvlink": lambda g: g.nvlink,
     "fp4": lambda g: g.fp4_support,
+    "fp8": lambda g: not no_fp8(g),
 }
+_FEATURE_LABEL = {"nvlink": "NVLink", "fp4": "FP4 аппаратно", "fp8": "FP8"}
 
 
 def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[list[str], list[Gpu]]:
@@ -159,10 +161,11 @@ def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[lis
     if feature is None:
         return [], []
     name = short_name(gpu)
+    label = _FEATURE_LABEL[feature]
     if feature == "nvlink":
         said = f"Нет: у {name} нет NVLink — GPU связаны через {gpu.interconnect}."
     else:
-        said = f"Нет: {name} не поддерживает FP4 аппаратно ({gpu.architecture})."
+        said = f"Нет: {name} не поддерживает {label} ({gpu.architecture})."
     having = [
         g
         for g in catalog.gpus.values()
@@ -174,7 +177,7 @@ def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[lis
     if not having:
         return [said], []
     names = " и ".join(short_name(g) for g in having)
-    has = f"NVLink есть у {names}" if feature == "nvlink" else f"FP4 аппаратно поддерживают {names}"
+    has = f"{label} есть у {names}" if feature == "nvlink" else f"{label} поддерживают {names}"
     return [said, f"{has} — они есть в аренде у FullGPU."], having
 
 

@@ -25,6 +25,7 @@ FIELDS: tuple[str, ...] = (
     "bandwidth",
     "compute",
     "fp4",
+    "fp8",
     "tdp",
     "interconnect",
     "form",
@@ -59,7 +60,8 @@ def _no_bf16(gpu: Gpu) -> bool:
     return gpu.bf16_tflops is None and gpu.sources.get("bf16_tflops", "").startswith("нет BF16")
 
 
-def _no_fp8(gpu: Gpu) -> bool:
+def no_fp8(gpu: Gpu) -> bool:
+    """The sheet says the card has no FP8 (an unknown rate is no such statement)."""
     return gpu.fp8_tflops is None and gpu.sources.get("fp8_tflops", "").startswith("нет FP8")
 
 
@@ -78,7 +80,7 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         compute_text = ""
     if _no_bf16(gpu) and rates:
         compute_text += f" BF16 {name} не поддерживает."
-    if _no_fp8(gpu) and compute_text:  # «fp8e4nv not supported» on an A100: its sheet says so
+    if no_fp8(gpu) and compute_text:  # «fp8e4nv not supported» on an A100: its sheet says so
         compute_text += f" FP8 {name} не поддерживает."
     fp4 = "поддерживает FP4 аппаратно" if gpu.fp4_support else "не поддерживает FP4 аппаратно"
     out: dict[str, str] = {
@@ -87,6 +89,7 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         "bandwidth": f"Пропускная способность памяти {name} — {_bandwidth(gpu)} ({_memory(gpu)}).",
         "compute": compute_text,
         "fp4": f"{name} {fp4}.",
+        "fp8": _fp8_support(gpu, name),
         # «какой TDP у B300?»: the sheet has none, and saying so beats its memory
         "tdp": f"TDP {name} — {num(gpu.tdp_w)}{NBSP}Вт."
         if gpu.tdp_w
@@ -100,6 +103,13 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         "overview": _overview(gpu, name, rates),
     }
     return {k: v for k, v in out.items() if v}
+
+
+def _fp8_support(gpu: Gpu, name: str) -> str:
+    """«у l40s есть fp8?»: from its FP8 rate, or its sheet's «нет FP8»; "" when it says neither."""
+    if gpu.fp8_tflops:
+        return f"{name} поддерживает FP8: {_tflops(gpu.fp8_tflops)} без разреженности."
+    return f"{name} не поддерживает FP8." if no_fp8(gpu) else ""
 
 
 def _overview(gpu: Gpu, name: str, rates: str) -> str:
@@ -165,6 +175,7 @@ _FOCUS_WORDS: dict[str, str] = {
     "tdp": "энергопотребление",
     "interconnect": "связь между GPU",
     "fp4": "поддержка FP4",
+    "fp8": "поддержка FP8",
 }
 
 

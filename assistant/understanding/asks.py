@@ -37,6 +37,7 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("bandwidth", r"пропускн\w*|bandwidth|скорост\w* памят\w*|тб/с|tb/s"),
     ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
     ("fp4", r"\bfp ?4\b|фп ?4"),
+    ("fp8", r"\bfp ?8\b|фп ?8"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
     ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
     ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
@@ -167,6 +168,7 @@ _WHY = re.compile(
 # a question answered by yes or no («можно ли…», «есть ли…», «делите ли…»), not «сколько…»
 _YES_NO = re.compile(
     r"(?<![\w])(?:ли|можно|нельзя|есть|бывает|будет|будут|берете|берёте|делите|даете|даёте|включен\w*|"
+    r"умеет|умеют|"
     r"поддержива\w*|предоставля\w*|will|can|do|does|is|are|"
     # asked of the provider as a favour: «настроите такое?», «поставите свой образ?»
     r"настроите|сделаете|поставите|установите|выдадите|подключите|соберете|соберёте|"
@@ -301,7 +303,7 @@ def classify(message: ParsedMessage) -> Reading:
         # «у 5090 есть nvlink?», «можно у вас h100 под fp4?»: a card's feature, yes or no
         yes_no = _yes_no(t)
         if "compute" in fields and not yes_no:  # «сколько у b300 в fp4 в тфлопсах?»: FP4 is
-            fields = tuple(f for f in fields if f != "fp4")  # the figure's precision
+            fields = tuple(f for f in fields if f not in ("fp4", "fp8"))  # the figure's precision
         return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed)
     if _PROBLEM.search(t):
         return _problem(message)
