@@ -154,8 +154,10 @@ _DISPUTED = re.compile(
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|как(?:ая|ой|ое|ие|ую|их|им|ими|ом|ому|ого)|какова|каков|"
-    r"есть ли|"
-    r"поддерживает ли|поддерживают ли|можно ли|how much|how many|what is the|does)(?![\w])"
+    r"есть ли|чему (?:равен|равна|равно|равны)|"
+    r"поддерживает ли|поддерживают ли|можно ли|how much|how many|what is the|does)(?![\w])|"
+    # a figure asked by its name alone: «скорость infiniband на порт?», «объём hbm у h200?»
+    r"^(?:а |ну а )?(?:скорост\w*|объ[её]м\w*|пропускн\w* способност\w*|задержк\w*)(?![\w])"
 )
 _DEFINITION = re.compile(rf"(?<![\w])(?:{DEFINITION}|что за|зачем нуж\w*|для чего)(?![\w])")
 # an explanation, not a figure: «почему у RTX PRO 6000 чипы памяти распаяны на плате»

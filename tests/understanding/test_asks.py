@@ -146,6 +146,8 @@ def test_one_card_found_different_elsewhere_compares_its_versions(
         "на каких скоростях сейчас работает roce?",
         "в каком поколении тензорных ядер появился fp4?",
         "каким объёмом hbm оснащают gpu для дата-центров?",
+        "чему равен один pflops?",
+        "скорость roce v2 на порт?",  # a figure asked by its name alone
     ],
 )
 def test_a_fact_asked_with_any_form_of_which_is_a_fact(text: str) -> None:
