@@ -617,3 +617,14 @@ def test_whether_a_card_computes_in_fp8_is_answered_from_its_sheet(pipeline) -> 
     b = pipeline.answer("у a100 есть fp8?")
     lead = first_sentence(b)
     assert lead.startswith("Нет") and "FP8" in lead and "gpu-h100-sxm" in cited(b)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("полбайта на параметр в формате с плавающей точкой — какая тут точность вообще?", "fp4"),
+        ("какая библиотека у торча гоняет градиенты между картами нвидиа?", "nccl"),
+    ],
+)
+def test_a_fact_is_answered_from_the_entry_asked_about(pipeline, question: str, entry: str) -> None:
+    assert cited(pipeline.answer(question))[:1] == [entry]
