@@ -97,6 +97,8 @@ class CardAnswers:
         sheets = tuple(self.entries[sheet_slug(g.id)] for g in gpus)
         numbers = list(range(1, len(sheets) + 1))
         fields = u.reading.fields
+        lacking: list[str] = []
+        having: list[Gpu] = []  # the cards that have what the one asked about lacks
         if u.reading.ask is Ask.gpu_comparison and fields[:1] == ("form",):
             lead = [  # «на каком поколении сделаны B200 и RTX 5090»: each card's, then the rest
                 with_marker(sheet_sentences(g)["form"], n)
@@ -128,10 +130,11 @@ class CardAnswers:
             wanted = u.message.terms if u.reading.yes_no else {}  # not «там же не nvlink»
             lacking, having = lacking_lead(gpus[0], wanted, self.catalog)
             if lacking and peaks is None:  # «4 RTX PRO 6000 с NVLink-мостами можно?»: «Нет» first
-                theirs = range(len(sheets) + 1, len(sheets) + 1 + len(having))
-                lead = self._lacking(gpus[0], fields, lacking, theirs)
-                sheets += tuple(self.entries[sheet_slug(g.id)] for g in having)
+                lead = self._lacking(gpus[0], fields, lacking, range(0))  # numbered below
+            else:
+                having = []
             if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
+                having = []
                 instead, extra = self._instead(gpus[:1], numbers[:1])
                 facts = [f for f in fields if f != "offered"]  # «сколько памяти», if asked too
                 said = fact_sentences(gpus[0], facts) if facts else []
@@ -141,12 +144,17 @@ class CardAnswers:
         picked = self._about(gpus, searched, question, first=len(sheets) + 1)
         if u.reading.generation:  # why the bandwidth, not the TFLOPS, sets the pace
             picked = self._why_bandwidth(picked, searched, question, first=len(sheets) + 1)
+        # the cards that have what this one lacks are cited after the glossary's entries
+        first = len(sheets) + len(picked) + 1
+        if having:
+            lead = self._lacking(gpus[0], fields, lacking, range(first, first + len(having)))
+        others = tuple(self.entries[sheet_slug(g.id)] for g in having)
         ctx = AnswerContext(
             route=route,
             message=text,
             question=question,
             history=history,
-            entries=sheets + tuple(p.entry for p in picked),
+            entries=sheets + tuple(p.entry for p in picked) + others,
             picked=picked,
             lead=tuple(lead),
         )
