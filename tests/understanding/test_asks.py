@@ -109,6 +109,7 @@ def test_traffic_between_cards_compared_asks_of_their_interconnect() -> None:
     [
         ("крутим llama 3.1 8b на L40S, батч 1 — генерит сильно медленнее, чем ждали", True),
         ("почему инференс на 5090 такой медленный?", True),
+        ("qwen 7b на одной 4090 генерит как-то вяло, в чём дело?", True),
         # many cards talking, a batch shared by many, a card shared: other causes
         ("70b на 4 картах генерит медленно", False),
         ("в бенчмарке огромная скорость генерации, а каждый юзер ждёт ответ медленно", False),
