@@ -630,3 +630,10 @@ def test_whether_a_card_computes_in_fp8_is_answered_from_its_sheet(pipeline) -> 
 )
 def test_a_fact_is_answered_from_the_entry_asked_about(pipeline, question: str, entry: str) -> None:
     assert cited(pipeline.answer(question))[:1] == [entry]
+
+
+def test_whether_a_card_is_rented_is_answered_though_a_reason_follows(pipeline) -> None:
+    a = pipeline.answer(
+        "а l4 у вас можно арендовать? нам под небольшой инференс, ничего серьёзного"
+    )
+    assert first_sentence(a).startswith("Нет: FullGPU не предлагает")

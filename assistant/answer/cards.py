@@ -213,7 +213,7 @@ class CardAnswers:
         gpus = [self.catalog.gpus[g] for g in u.message.gpus]
         # «а H200 у вас есть?» asks whether it is rented out; «арендую у вас H200 — на ней не
         # будут крутиться чужие задачи?» asks something else about it: FullGPU's sentences
-        n = len(u.message.tokens.words)
+        n = u.message.asked_words
         fields = u.reading.fields
         asked = (fields == ("offered",) and n <= OFFERED_WORDS) or (
             fields == () and n <= SHORT_WORDS

@@ -90,6 +90,13 @@ class ParsedMessage:
         return self.tokens.lemmas
 
     @property
+    def asked_words(self) -> int:
+        """Words of the first question, without the reasons after it: «а a100 у вас можно взять?
+        нужна под старый пайплайн» asks in 6 words."""
+        first, mark, _ = self.text.partition("?")
+        return len(words(first)) if mark else len(self.tokens.words)
+
+    @property
     def implied(self) -> frozenset[str]:
         """Entries no word names, only a card or a model does (H100 → Hopper)."""
         return frozenset(slug for slug, strength in self.terms.items() if strength <= IMPLIED)

@@ -125,3 +125,11 @@ def test_a_moe_model_implies_the_moe_entry_more_weakly_than_a_name(glossary: Glo
     assert reader.read("DeepSeek-V3 на H200?").terms == {"moe": IMPLIED, "hopper": IMPLIED}
     assert reader.read("Llama 3 70B не лезет в карту").terms == {}
     assert reader.read("что такое MoE в Mixtral 8x7B").terms["moe"] >= 1.0
+
+
+def test_the_first_question_is_counted_without_the_reasons_after_it() -> None:
+    message = read(
+        "а a100 у вас можно взять в аренду? нужна под старый пайплайн, переписывать лень"
+    )
+    assert message.asked_words == 8
+    assert read("h100 есть у вас").asked_words == 4  # no question mark: the whole message
