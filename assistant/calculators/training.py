@@ -133,6 +133,22 @@ def _parts(inp: TrainingInput, bd: TrainBreakdown) -> str:
     return f" ({what})" if inp.method == "full" else f": {what}"
 
 
+def _left_whole(inp: TrainingInput, bd: TrainBreakdown) -> str:
+    """«С ZeRO-1 шардируется только состояние оптимизатора: веса (141 ГБ) и градиенты (141 ГБ)
+    лежат целиком на каждой карте» — what the stage shards, and what it leaves on every card."""
+    g, stage = inp.gib, SHARDING_RU[inp.sharding]
+    whole = [("веса", "weights")] + (
+        [] if "grads" in SHARDED[inp.sharding] else [("градиенты", "grads")]
+    )
+    left = " и ".join(f"{name} ({gb_text(to_gb(bd.parts[key], g), g)})" for name, key in whole)
+    sharded = (
+        "шардируются только состояние оптимизатора и градиенты"
+        if len(whole) == 1
+        else "шардируется только состояние оптимизатора"
+    )
+    return f"С {stage} {sharded}: {left} {WHOLE_ON_EACH[1]}"
+
+
 def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[str, list[str]]:
     g = inp.gib
     total = gb_text(to_gb(bd.total, g), g)
@@ -152,12 +168,8 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
         else:
             s += f" С {SHARDING_RU[inp.sharding]} на {inp.gpus} GPU это около {per} на GPU."
             if "weights" not in SHARDED[inp.sharding]:  # ZeRO-1/2 leave the weights whole
-                weights = gb_text(to_gb(bd.parts["weights"], g), g)
-                s += (
-                    f" С {SHARDING_RU[inp.sharding]} веса ({weights}) не шардируются и "
-                    f"{WHOLE_ON_EACH[1]}; с ZeRO-3 или FSDP (шардируются и веса) — около {full} "
-                    "на GPU."
-                )
+                s += f" {_left_whole(inp, bd)}; с ZeRO-3 или FSDP (шардируются и веса) — около "
+                s += f"{full} на GPU."
     assumed = [
         "оптимизатор Adam, смешанная точность BF16 + FP32",
         "не включены активации (зависят от батча и длины последовательности), временные буферы "

@@ -96,4 +96,11 @@ def test_zero_2_out_of_memory_leads_with_the_weights_it_leaves_whole(
         "что докрутить?"
     )
     lead = first_sentence(a).replace("\u00a0", " ")
-    assert "веса (141 ГБ) не шардируются" in lead and "ZeRO-3" in lead
+    assert "веса (141 ГБ) лежат целиком на каждой карте" in lead and "ZeRO-3" in lead
+
+
+def test_zero_1_out_of_memory_leads_with_what_it_leaves_whole(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("полный файнтюн 70b на 8×H100 с deepspeed zero stage 1 — OOM, почему?")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "шардируется только состояние оптимизатора" in lead
+    assert "веса (140 ГБ) и градиенты (140 ГБ) лежат целиком" in lead
