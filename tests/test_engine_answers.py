@@ -637,3 +637,12 @@ def test_whether_a_card_is_rented_is_answered_though_a_reason_follows(pipeline) 
         "а l4 у вас можно арендовать? нам под небольшой инференс, ничего серьёзного"
     )
     assert first_sentence(a).startswith("Нет: FullGPU не предлагает")
+
+
+def test_tensor_parallel_scaling_badly_on_cards_without_nvlink_says_so_first(pipeline) -> None:
+    a = pipeline.answer(
+        "гоняем tensor parallel на 4× rtx 5090, масштабируется плохо — в чём причина?"
+    )
+    assert "нет NVLink" in first_sentence(a) and "RTX 5090" in first_sentence(a)
+    b = pipeline.answer("tp=2 на двух h100 масштабируется плохо, в чём причина?")
+    assert "нет NVLink" not in b.answer  # its sheet has NVLink

@@ -32,7 +32,7 @@ from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
-from assistant.answer.plans import speaks_for_provider
+from assistant.answer.plans import lacking_cause, speaks_for_provider
 from assistant.answer.specs import sheet_slug
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
@@ -316,9 +316,13 @@ class Answerer:
             rest = tuple(s for s in first.sentences if s != found[1])
             picked = (Picked(first.entry, first.number, rest), *picked[1:])
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
+        named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
         if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
-            named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
             lead = (failures.reading(failure, named[0] if named else None), *lead)
+        elif u.reading.ask is Ask.problem and named:  # «tp=4 на 4 RTX PRO 6000 — прирост копеечный»
+            several = (message.quantities.params.gpus or 1) > 1
+            cause = lacking_cause(named[0], message.terms, several)
+            lead = (cause, *lead) if cause else lead
         ctx = AnswerContext(
             route=route,
             message=message.text,

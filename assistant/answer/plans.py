@@ -181,6 +181,31 @@ def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[lis
     return [said, f"{has} — они есть в аренде у FullGPU."], having
 
 
+# the entries of work that moves data between the cards on every step or layer: without
+# NVLink, the PCIe path is the likely cause when it scales badly
+_BETWEEN_CARDS = frozenset({"tensor-parallelism", "expert-parallelism", "all-reduce", "nccl"})
+
+
+def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
+    """A problem on a card whose sheet lacks what the work needs: «у RTX PRO 6000 нет NVLink»
+    when its cards talk on every layer (tensor parallelism over several of them), or the
+    feature the customer names (FP4 on a Hopper card). "" when nothing is lacking."""
+    named = set(terms)
+    wanted = named | ({"nvlink"} if several and named & _BETWEEN_CARDS else set())
+    feature = next((f for f in FEATURES if f in wanted and not FEATURES[f](gpu)), None)
+    name = short_name(gpu)
+    if feature == "nvlink":
+        return f"У {name} нет NVLink, поэтому обмен данными между картами идёт медленнее."
+    if feature == "fp4":
+        return (
+            f"У {name} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в FP4 она хранит, "
+            "но вычисления в FP4 не ускоряет."
+        )
+    if feature == "fp8":
+        return f"{name} не поддерживает FP8 ({gpu.architecture})."
+    return ""
+
+
 def vendor_lead(gpus: list[Gpu]) -> str:
     """«у вас амд тоже есть?» → the vendor's cards FullGPU rents out, from their sheets."""
     return "Да: у FullGPU есть " + ", ".join(short_name(g) for g in gpus) + "."
