@@ -81,6 +81,7 @@ _PLAN = re.compile(
     rf"(?<![\w])(?:тариф\w*|(?:8|восьми)[- ]?(?:{CARD}\w*|gpu|гпу)[- ]?сервер\w*|"
     rf"аренду(?:ю|ем)|одиночн\w* {CARD}\w*)(?![\w])"
 )
+_TAKING = re.compile(r"(?<![\w])(?:беру|берём|берем|возьму|возьмём|возьмем)(?![\w])")
 # a question that opens asking yes or no, whatever it goes on to: «можно ли на 8-гпу сервере
 # ставить какие хотим драйвера?»
 _YES_OPEN = re.compile(
@@ -300,7 +301,16 @@ def classify(message: ParsedMessage) -> Reading:
     ):
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
-    if len(gpus) == 1 and not sized and spec and not _PROBLEM.search(t) and not explains:
+    # «если беру одну h100 — целая карта или кусок через MIG?»: what a rented card is cut into
+    renting = (_PLAN.search(t) or _TAKING.search(t)) and bool({"mig", "vgpu"} & set(message.terms))
+    if (
+        len(gpus) == 1
+        and not sized
+        and spec
+        and not _PROBLEM.search(t)
+        and not explains
+        and not renting
+    ):
         disputed = "compute" in fields and bool(_DISPUTED.search(t))
         # «у 5090 есть nvlink?», «можно у вас h100 под fp4?»: a card's feature, yes or no
         yes_no = _yes_no(t)
@@ -315,6 +325,7 @@ def classify(message: ParsedMessage) -> Reading:
     plan = _PLAN.search(t) and "?" in message.text and (_YES_OPEN.match(t) or not _WH.search(t))
     asks_provider = (
         plan
+        or renting
         or put_to_us
         or (_PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields))
     )

@@ -158,3 +158,16 @@ def test_a_fact_asked_with_any_form_of_which_is_a_fact(text: str) -> None:
 def test_fp4_beside_a_tflops_figure_is_its_precision_not_a_support_question() -> None:
     assert "fp4" not in classify(read("сколько у b300 в fp4 без sparsity? в тфлопсах")).fields
     assert "fp4" in classify(read("b300 поддерживает fp4? и сколько там тфлопс")).fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "если беру одну карту h100, это будет целая карта со всеми 80 гб или кусок через MIG?",
+        "возьму h200 — все 141 гб мои или её через vgpu делят?",
+    ],
+)
+def test_what_a_rented_card_is_sliced_into_asks_the_provider(text: str, glossary: Glossary) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # MIG, vGPU named as entries
+    assert classify(reader.read(text)).ask is Ask.provider
+    assert classify(reader.read("чем MIG отличается от vgpu?")).ask is Ask.term_comparison
