@@ -254,7 +254,11 @@ def _yes_no(folded: str) -> bool:
         bool(_YES_NO.search(folded))
         and not _WH.search(folded)
         and not (_NEGATED_QUESTION.search(folded))
+        and not _EITHER_OR.search(folded)  # «целая карта или кусок через MIG?»: neither yes nor no
     )
+
+
+_EITHER_OR = re.compile(r"(?<![\w])(?:или|либо)(?![\w])")
 
 
 def _problem(message: ParsedMessage) -> Reading:

@@ -171,3 +171,8 @@ def test_what_a_rented_card_is_sliced_into_asks_the_provider(text: str, glossary
     reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # MIG, vGPU named as entries
     assert classify(reader.read(text)).ask is Ask.provider
     assert classify(reader.read("чем MIG отличается от vgpu?")).ask is Ask.term_comparison
+
+
+def test_an_either_or_question_asks_neither_yes_nor_no() -> None:
+    assert not classify(read("у вас карта будет целиком или кусок через mig?")).yes_no
+    assert classify(read("у вас можно взять целую карту?")).yes_no
