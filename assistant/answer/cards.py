@@ -128,13 +128,10 @@ class CardAnswers:
                 said = [standalone(entry, said[0]), *said[1:]]
                 lead = [*(with_marker(x, 1) for x in said), *lead]
             wanted = u.message.terms if u.reading.yes_no else {}  # not «там же не nvlink»
-            lacking, having = lacking_lead(gpus[0], wanted, self.catalog)
-            if lacking and peaks is None:  # «4 RTX PRO 6000 с NVLink-мостами можно?»: «Нет» first
-                lead = self._lacking(gpus[0], fields, lacking, range(0))  # numbered below
-            else:
-                having = []
+            if peaks is None:  # «4 RTX PRO 6000 с NVLink-мостами можно?»: «Нет» first (below)
+                lacking, having = lacking_lead(gpus[0], wanted, self.catalog)
             if "offered" in fields and not gpus[0].offered:  # «можно у вас A100 на 80 гб?»
-                having = []
+                lacking, having = [], []
                 instead, extra = self._instead(gpus[:1], numbers[:1])
                 facts = [f for f in fields if f != "offered"]  # «сколько памяти», if asked too
                 said = fact_sentences(gpus[0], facts) if facts else []
@@ -146,7 +143,7 @@ class CardAnswers:
             picked = self._why_bandwidth(picked, searched, question, first=len(sheets) + 1)
         # the cards that have what this one lacks are cited after the glossary's entries
         first = len(sheets) + len(picked) + 1
-        if having:
+        if lacking:
             lead = self._lacking(gpus[0], fields, lacking, range(first, first + len(having)))
         others = tuple(self.entries[sheet_slug(g.id)] for g in having)
         ctx = AnswerContext(

@@ -152,12 +152,18 @@ FEATURES: dict[str, Callable[[Gpu], bool]] = {
 _FEATURE_LABEL = {"nvlink": "NVLink", "fp4": "FP4 аппаратно", "fp8": "FP8"}
 
 
+def lacking_feature(gpu: Gpu, wanted: Iterable[str]) -> str | None:
+    """The first feature of `wanted` (entry slugs) the card's sheet denies, in FEATURES order."""
+    asked = set(wanted)
+    return next((f for f in FEATURES if f in asked and not FEATURES[f](gpu)), None)
+
+
 def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[list[str], list[Gpu]]:
     """«4 RTX PRO 6000 с NVLink-мостами можно?», «H100 под FP4?»: a feature asked for that the
     card's sheet denies — «Нет» with what the sheet has, then the offered cards of its vendor
     that have it (closest in memory first), whose sheets back that line. ([], []): nothing
     asked is lacking."""
-    feature = next((f for f in wanted if f in FEATURES and not FEATURES[f](gpu)), None)
+    feature = lacking_feature(gpu, wanted)
     if feature is None:
         return [], []
     name = short_name(gpu)
@@ -192,7 +198,7 @@ def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
     feature the customer names (FP4 on a Hopper card). "" when nothing is lacking."""
     named = set(terms)
     wanted = named | ({"nvlink"} if several and named & _BETWEEN_CARDS else set())
-    feature = next((f for f in FEATURES if f in wanted and not FEATURES[f](gpu)), None)
+    feature = lacking_feature(gpu, wanted)
     name = short_name(gpu)
     if feature == "nvlink":
         return f"У {name} нет NVLink, поэтому обмен данными между картами идёт медленнее."
