@@ -19,6 +19,7 @@ from assistant.calculators.units import (
     HOURS_PER_MONTH,
     NBSP,
     UNIT_RU,
+    gpu_hours_text,
     num,
     plural,
     rental_hours,
@@ -177,7 +178,7 @@ def _job(inp: CostInput, hourly: float | None, values: Values, example: bool = F
     span = _duration_text(inp)
     if inp.duration_unit != "hours":
         span += f" = {num(hours)}{NBSP}ч"
-    gh = f"{num(gpu_hours)}{NBSP}{plural(gpu_hours, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
+    gh = gpu_hours_text(gpu_hours)
     if hourly is None:
         return [f"{inp.gpus} GPU × {span} = {gh}."]
     cost = gpu_hours * hourly

@@ -117,6 +117,11 @@ def gb_text(value_gb: float, gib: bool = False) -> str:
     return f"{num(value_gb)}{NBSP}{unit(gib)}"
 
 
+def gpu_hours_text(n: float) -> str:
+    """«80 GPU-часов», «1 GPU-час», «192 GPU-часа»."""
+    return f"{num(n)}{NBSP}{plural(n, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
+
+
 def exact_gb_text(value_gb: float, gib: bool = False) -> str:
     """Weights as the catalogue's parameters give them: «140,6 ГБ» for Mixtral 8x22B in FP8,
     where gb_text rounds to «141 ГБ» — the H200's whole memory."""

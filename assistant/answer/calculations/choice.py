@@ -19,6 +19,7 @@ from assistant.calculators.units import (
     PRECISION_LABEL,
     bandwidth,
     gb_text,
+    gpu_hours_text,
     num,
     plural,
     usd,
@@ -113,10 +114,11 @@ def usage_lead(results: Sequence[ToolResult]) -> str:
     if len(set(hours)) == 1:
         each = f"около {usd(costs[0] or 0)} в каждом случае" if priced else ""
         tail = each or "а при одной цене за GPU-час стоимость задаёт только их число"
-        return f"По деньгам одинаково: {' и '.join(names)} — это по {_gpu_hours(hours[0])}, {tail}."
+        both = " и ".join(names)
+        return f"По деньгам одинаково: {both} — это по {gpu_hours_text(hours[0])}, {tail}."
     best = min(range(len(used)), key=lambda i: hours[i])
     rest = [i for i in range(len(used)) if i != best]
-    against = ", ".join(f"{_gpu_hours(hours[i])} у {names[i]}" for i in rest)
+    against = ", ".join(f"{gpu_hours_text(hours[i])} у {names[i]}" for i in rest)
     money = ""
     if priced:
         money = (
@@ -124,11 +126,7 @@ def usage_lead(results: Sequence[ToolResult]) -> str:
             + ", ".join(usd(costs[i] or 0) for i in rest)
             + ")"
         )
-    return f"Дешевле выйдет {names[best]}: {_gpu_hours(hours[best])} против {against}{money}."
-
-
-def _gpu_hours(n: float) -> str:
-    return f"{num(n)}{NBSP}{plural(n, 'GPU-час', 'GPU-часа', 'GPU-часов')}"
+    return f"Дешевле выйдет {names[best]}: {gpu_hours_text(hours[best])} против {against}{money}."
 
 
 def _amount(r: ToolResult, key: str) -> float | None:
