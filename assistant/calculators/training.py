@@ -161,7 +161,9 @@ def describe(inp: TrainingInput, bd: TrainBreakdown, catalog: Catalog) -> tuple[
         full = gb_text(to_gb(_sharded_total(bd, inp.gpus), g), g)
         if inp.sharding == "none":
             s += (
-                f" Без шардирования каждый из {inp.gpus} GPU {WHOLE_ON_EACH[0]} модели, "
+                # several GPUs without sharding is data parallelism (DDP): say it by its name
+                f" При параллелизме по данным (DDP) без шардирования каждый из {inp.gpus} GPU "
+                f"{WHOLE_ON_EACH[0]} модели, "
                 f"градиентов и состояния оптимизатора — {per} на GPU."
             )
             s += f" С ZeRO-3 или FSDP (шардируются и веса) — около {full} на GPU."

@@ -95,6 +95,15 @@ def test_unsharded_training_on_several_gpus_also_shows_the_sharded_need() -> Non
     assert "per_gpu_zero3_gb" not in run("vram_training", params_b=70)
 
 
+def test_unsharded_training_on_several_gpus_names_data_parallelism() -> None:
+    """Several GPUs without sharding is DDP: its text says so, as glossary:data-parallelism
+    does («каждый GPU хранит полную копию модели»), so an answer names the customer's setup."""
+    text = TOOLBOX.run("vram_training", {"params_b": 8, "gpus": 8}).summary_ru
+    assert "параллелизме по данным" in text and "каждый из 8 GPU хранит полную копию" in text
+    sharded = TOOLBOX.run("vram_training", {"params_b": 8, "gpus": 8, "sharding": "zero3"})
+    assert "полную копию" not in sharded.summary_ru
+
+
 def test_qlora_65b_fits_48gb_like_the_paper() -> None:
     v = run("vram_training", params_b=65, method="qlora", gpu="L40S")  # glossary:qlora
     assert v["fits"] is True
