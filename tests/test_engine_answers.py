@@ -71,6 +71,24 @@ def test_a_pasted_torch_oom_with_its_setup_gives_the_need_and_the_remedies(pipel
     assert "cuda-cores" not in cited(a)
 
 
+def test_a_torch_oom_with_a_torchrun_line_reads_the_setup_typed_after_the_command(
+    pipeline,
+) -> None:
+    """«torchrun --nproc_per_node 8, DDP, full finetune llama 3.1 8b…»: the command is the
+    person's sentence too; every one of the 8 H100 holds the whole model (DDP), 128 ГБ each."""
+    a = pipeline.answer(
+        "`torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU 5 has a "
+        "total capacity of 79.19 GiB of which 812.00 MiB is free.`\n"
+        "torchrun --nproc_per_node 8, DDP, full finetune llama 3.1 8b, adamw, bf16 amp. "
+        "8 карт h100 — и все равно не хватает??"
+    )
+    assert [t.name for t in a.tool_calls][:1] == ["vram_training"]
+    assert a.tool_calls[0].arguments["gpus"] == 8
+    lead = first_sentence(a)
+    assert "по данным" in lead and "полную копию" in lead and "128" in lead
+    assert re.search(r"ZeRO-3|FSDP", a.answer) and "LoRA" in a.answer
+
+
 def test_fine_tuning_13b_on_a_4090_says_what_makes_it_fit(pipeline) -> None:
     a = pipeline.answer("Хотим дообучить 13B на одной RTX 4090 — реально?")
     assert "208" in a.answer and "не поместится" in a.answer

@@ -27,7 +27,10 @@ _MODEL = re.compile(
 _DTYPE = re.compile(r"(?:torch_dtype|dtype)\s*[= ]\s*(?:torch\.)?[\"']?(\w+)", re.IGNORECASE)
 _DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16"}
 _QUANTISED = re.compile(r"(?<![a-z])(?:awq|gptq|int4|w4a16|bnb[-_ ]?4bit)(?![a-z])", re.IGNORECASE)
-_TP = re.compile(r"(?:--tensor-parallel-size|-tp|tensor_parallel_size)\s*[= ]\s*(\d+)")
+# the GPUs a command spreads over: vLLM's tensor parallelism, torchrun's processes per node
+_TP = re.compile(
+    r"(?:--tensor-parallel-size|-tp|tensor_parallel_size|--nproc[_-]per[_-]node)\s*[= ]\s*(\d+)"
+)
 # a DeepSpeed config pasted next to the log: «"zero_optimization": {"stage": 2}»
 _ZERO_STAGE = re.compile(r"zero_optimization[\"']?\s*:\s*\{[^}]*?[\"']stage[\"']\s*:\s*([0-3])")
 _CONTEXT = re.compile(r"(?:--max-model-len|max_model_len)\s*[= ]\s*(\d+)|max seq len \((\d+)\)")
@@ -36,6 +39,11 @@ _CODE = re.compile(
     r"^\s*(?:```|\$ |>>> |(?:python3?|torchrun|accelerate|deepspeed|vllm)\s)|"
     r"from_pretrained\(|^\s*[\w.]+\s*=\s*[\w.]+\(|^\s*(?:import|from)\s+[\w.]+"
 )
+# where a shell command a person typed into a sentence ends: its arguments never hold «, »,
+# «. » or a dash between spaces, the person's words that follow do («torchrun --nproc_per_node
+# 8, DDP, full finetune llama 3.1 8b. 8 карт h100 — и всё равно не хватает??»)
+_COMMAND_END = re.compile(r"[,;.]\s|\s[—–-]\s")
+_SHELL = re.compile(r"^\s*(?:\$ )?(?:python3?|torchrun|accelerate|deepspeed|vllm)\s")
 
 
 def setup_words(text: str) -> str:
@@ -62,5 +70,12 @@ def setup_words(text: str) -> str:
 
 
 def without_code(prose: str) -> str:
-    """The prose without its lines of code and shell commands."""
-    return "\n".join(line for line in prose.splitlines() if not _CODE.search(line))
+    """The prose without its lines of code and shell commands; a command the person goes on
+    writing after keeps the words that follow it."""
+    kept: list[str] = []
+    for line in prose.splitlines():
+        if not _CODE.search(line):
+            kept.append(line)
+        elif _SHELL.match(line) and (end := _COMMAND_END.search(line)):
+            kept.append(line[end.end() :])
+    return "\n".join(kept)

@@ -35,3 +35,15 @@ def test_a_quantised_checkpoint_a_zero_stage_and_the_logs_context_are_read() -> 
 def test_prose_without_commands_states_nothing() -> None:
     assert setup_words("какая пропускная способность у H100?") == ""
     assert without_code("у нас 2 сервера\nпо 8 карт") == "у нас 2 сервера\nпо 8 карт"
+
+
+def test_a_command_typed_into_a_sentence_keeps_the_words_after_it() -> None:
+    line = (
+        "torchrun --nproc_per_node 8, DDP, full finetune llama 3.1 8b, adamw, bf16 amp. "
+        "8 карт h100 — и все равно не хватает??"
+    )
+    kept = without_code(line)
+    assert "full finetune llama 3.1 8b" in kept and "8 карт h100" in kept
+    assert "--nproc_per_node" not in kept
+    assert "на 8 GPU" in setup_words(line)
+    assert without_code("$ torchrun --nproc_per_node 8 train.py --lr 0.95") == ""
