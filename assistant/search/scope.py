@@ -115,7 +115,20 @@ def _outside(
         return False
     if sig.procedure:
         return True
+    if _leads_by_full_name(retrieval):
+        return False  # «в megatron выставили tensor parallel = 16 … как правильно делить?»
     return _cover(question, retrieval, vocabulary) < HOW_TO_COVER
+
+
+def _leads_by_full_name(retrieval: Retrieval) -> bool:
+    """The leading entry is named by a name of several words («tensor parallel»): a how-to
+    that names the entry itself asks what the entry says, whatever tool it runs in."""
+    return bool(retrieval.hits) and retrieval.alias.get(retrieval.hits[0].slug, 0.0) >= NAME_WORDS
+
+
+# words in the name that makes a how-to naming an unknown tool ours (dev: the declined how-tos
+# that name an entry name it by one word or do not lead with it)
+NAME_WORDS = 2.0
 
 
 def _cover(question: Tokens, retrieval: Retrieval, vocabulary: Vocabulary) -> float:

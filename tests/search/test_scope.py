@@ -106,3 +106,18 @@ def test_a_close_customer_question_needs_its_entry_near_the_top_of_another_leg(
     assert not decide_scope(message, message.tokens, lone, vocabulary).in_scope
     near = dataclasses.replace(lone, dense={**far.dense, "cuda": COS_MAYBE})  # now the text's best
     assert decide_scope(message, message.tokens, near, vocabulary).in_scope
+
+
+def test_a_how_to_that_names_its_entry_in_full_is_ours_whatever_tool_it_runs_in(
+    reader: Reader, vocabulary: Vocabulary
+) -> None:
+    """An unknown tool (Megatron) in a how-to about tensor parallelism: the entry says how to
+    split; a how-to that names the entry by one word and leads elsewhere is still declined."""
+    ours = (
+        "в megatron выставили tensor parallel = 16 на 2 нодах, всё время уходит на "
+        "коммуникацию. как правильно делить?"
+    )
+    assert scope_of(ours, ["tensor-parallelism", "fsdp"], reader, vocabulary).in_scope
+    theirs = "wandb на 8 ранков плодит 8 ранов, как логировать только с rank0?"
+    declined = scope_of(theirs, ["fp8", "hgx"], reader, vocabulary, cos=0.84, bm25=2.0)
+    assert not declined.in_scope
