@@ -95,7 +95,13 @@ _RECIPE = re.compile(
     r"(?<!\w)как(?:ой|ую|ие)\s+(?:код|конфиг\w*|скрипт)\s+(?:написать|писать)\b|"
     r"(?<!\w)как(?:ие|ой|ую|им|ое)\s+(?:[\w\-]+\s+){0,3}?(?:флаг\w*|значени\w*|rank|alpha|"
     r"learning rate|lr|group size|гиперпараметр\w*)\b(?:[\s,]+[\w\-]+){0,8}?[\s,]+(?:ставить|"
-    r"выставить|выставлять|передавать|указать|указывать|брать|задать|задавать|прописать)\b"
+    r"выставить|выставлять|передавать|указать|указывать|брать|задать|задавать|прописать)\b|"
+    # the exact commands, flags, keys or environment variables of a tool: no entry gives any
+    # («какие команды реализует NCCL» asks what the entry names: commands need a verb of typing)
+    r"(?<!\w)как(?:ие|ой|ую|им)\s+(?:[\w\-]+\s+){0,3}?(?:флаг\w*|ключ(?:и|ами|ей)\b|"
+    r"переменн\w* окружени\w*|env(?:ironment)? var\w*)|"
+    r"(?<!\w)(?:нужн\w*|дайте|дай|покажи\w*)\s+(?:\w+\s+){0,2}?(?:команд\w*|флаг\w*)|"
+    r"конкретн\w* команд\w*|команд\w* (?:нужн|писать|вводить|набирать|выполнять)\w*"
 )
 # A setup procedure («как поднять OpenSM»): outside only for a tool the glossary never names
 # (search/scope.py checks the words); «как поднять 70B в vLLM на 4 GPU» is tensor parallelism.

@@ -87,6 +87,10 @@ def test_other_vendor_prices_are_not_ours() -> None:
         "torch.compile стоит включать? что он вообще делает",
         "How does prefix caching work in inference engines?",
         "ollama выгружает модель из видеопамяти через 5 минут — как отключить?",
+        # the exact commands, flags, keys or environment variables of a tool
+        "через nvidia-smi как включить persistence mode? какие ключи пишут",
+        "как запустить all_reduce_perf на двух нодах, какие переменные окружения нужны",
+        "настроить PFC и ECN на свичах под RoCE v2, конкретно команды нужны",
     ],
 )
 def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
@@ -102,6 +106,7 @@ def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
         "дай расчёт стоимости 8 H100 на неделю",
         "как поднять 70B в vllm на 4 GPU, если на одну не помещается?",
         "что такое PagedAttention в vLLM?",  # the vLLM entry's
+        "какие команды коллективных операций реализует NCCL?",  # the entry names them
     ],
 )
 def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
