@@ -269,6 +269,23 @@ def test_a_spec_no_sheet_carries_is_declined_with_what_the_sheet_has(pipeline) -
     assert not b.refused and "288 ГБ" in first_sentence(b).replace("\u00a0", " ")
 
 
+@pytest.mark.parametrize(
+    ("question", "card"),
+    [("сколько fp64 терафлопс у b200?", "B200"), ("FP64 у H100 SXM сколько терафлопс?", "H100")],
+)
+def test_a_rate_in_a_precision_no_sheet_carries_is_missing_not_the_bf16_one(
+    pipeline, question: str, card: str
+) -> None:
+    """The sheets carry BF16, FP8 and FP4 peaks; an FP64 question gets neither another card's
+    figure nor the BF16 one passed off as its answer."""
+    a = pipeline.answer(question)
+    lead = first_sentence(a)
+    assert a.refused and card in lead and "нет" in lead
+    assert "TFLOPS" not in lead.replace("(TFLOPS)", "")  # no figure in its place
+    other = pipeline.answer(f"сколько терафлопс у {card}?")
+    assert not other.refused and re.search(r"BF16 — [\d\s\u00a0]+TFLOPS", first_sentence(other))
+
+
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
     a = pipeline.answer(
         "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"

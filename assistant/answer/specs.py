@@ -151,7 +151,8 @@ def fact_sentences(gpu: Gpu, fields: Sequence[str]) -> list[str]:
     if "unlisted" in fields:
         sentences["unlisted"] = (
             f"Этой характеристики {short_name(gpu)} в каталоге FullGPU нет: в нём — память, "
-            "пропускная способность, производительность в TFLOPS, TDP и связь между GPU."
+            "пропускная способность, пиковая производительность в BF16, FP8 и FP4 (TFLOPS), TDP и "
+            "связь между GPU."
         )
     asked = [f for f in fields if f in sentences and f != "overview"] or ["memory"]
     if "bandwidth" in asked and "memory" in asked:  # «пропускная способность памяти»

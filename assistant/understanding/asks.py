@@ -35,7 +35,11 @@ class Ask(StrEnum):
 _FIELDS: tuple[tuple[str, str], ...] = (
     ("memory", r"памят\w*|vram|врам|видеопамят\w*|\bгб\b|\bgb\b|гигабайт\w*|hbm\w*|gddr\w*"),
     ("bandwidth", r"пропускн\w*|bandwidth|скорост\w* памят\w*|тб/с|tb/s"),
-    ("compute", r"tflops|тфлопс\w*|флопс\w*|flops|производительн\w*|вычислительн\w*|мощн\w* в"),
+    (
+        "compute",
+        r"tflops|тфлопс\w*|(?:тера|пета)?флопс\w*|flops|производительн\w*|вычислительн\w*|"
+        r"мощн\w* в",
+    ),
     ("fp4", r"\bfp ?4\b|фп ?4"),
     ("fp8", r"\bfp ?8\b|фп ?8"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
@@ -218,7 +222,22 @@ class Reading:
 
 def spec_fields(folded: str) -> tuple[str, ...]:
     found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
-    return tuple(name for _, name in sorted(found))
+    names = tuple(name for _, name in sorted(found))
+    if (
+        "compute" in names
+        and _OTHER_PRECISION.search(folded)
+        and not _SHEET_PRECISION.search(folded)
+    ):  # «сколько fp64 терафлопс у b200?»: a rate no sheet carries, not its BF16 one
+        return tuple(dict.fromkeys("unlisted" if n == "compute" else n for n in names))
+    return names
+
+
+# precisions whose peak rates the sheets carry (BF16, FP8, FP4) and those they do not
+_SHEET_PRECISION = re.compile(r"(?<![\w])(?:bf ?16|бф ?16|fp ?8|фп ?8|fp ?4|фп ?4|nvfp4)(?![\w])")
+_OTHER_PRECISION = re.compile(
+    r"(?<![\w])(?:fp ?64|фп ?64|fp ?32|фп ?32|fp ?16|фп ?16|tf ?32|int ?8|int ?4|float ?64|"
+    r"float ?32|double|двойн\w* точност\w*|одинарн\w* точност\w*)(?![\w])"
+)
 
 
 # words of a question about which vendor's cards are rented out, besides the vendors' names
