@@ -33,7 +33,8 @@ _INJECTION = re.compile(
 # (offices, contracts, refunds…): not in the glossary, and not ours to guess.
 _CLOUD_NAMES = (
     r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
-    r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner"
+    r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner|гугл\w* (?:клауд|облак)\w*|"
+    r"амазон\w*|ажур\w*"
 )
 _CLOUDS = re.compile(_CLOUD_NAMES)
 # «сколько стоит p5.48xlarge на AWS … как у вас?»: their price is asked, whatever else is
@@ -42,7 +43,8 @@ _THEIR_PRICE = re.compile(
     rf"(?:{_CLOUD_NAMES})"
 )
 # «в AWS нас убивает outbound — а у вас?»: another cloud named to ask about ours
-_ABOUT_US = re.compile(r"\bу (?:вас|нас)\b|\bваш\w*|fullgpu")
+# …or a plan of ours: «какой трафик входит в тариф на 8 гпу? за egress платить как на aws?»
+_ABOUT_US = re.compile(r"\bу (?:вас|нас)\b|\bваш\w*|fullgpu|\bв тариф\w*|\bтариф\w* (?:на|с) \d")
 _NOT_OURS = re.compile(
     r"днс\b|\bdns-shop|"
     r"ozon|озон\w*|"
@@ -72,7 +74,7 @@ _FOREIGN = re.compile(
     r"\btpu\w*|\bgaudi\w*|habana|trainium|inferentia|cerebras|\bgroq\b|graphcore|"
     r"\bascend\b|huawei|colab|kaggle|paperspace|sagemaker|\btriton\b|ansible|"
     r"qualcomm|sambanova|tenstorrent|ponte vecchio|intel (?:data center )?gpu max|\bapple\b|"
-    r"macbook|макбук\w*|mps backend|"
+    r"macbook|макбук\w*|mps backend|mac studio|мак студи\w*|\bmlx\b|"
     # techniques, runtimes and tools no entry describes (the glossary never names them)
     r"flash[- ]?attention\w*|prefix caching|speculative decoding|"
     r"(?:gradient|activation) checkpointing|torch\.compile|\binductor\b|cuda graphs?|\bgguf\b|"

@@ -65,6 +65,10 @@ def test_other_vendor_prices_are_not_ours() -> None:
     assert not signals("сколько стоит H100 в месяц").not_ours
     # another cloud named to ask about ours is a question about the provider
     assert not signals("в AWS нас убивает outbound, а у вас трафик платный?").not_ours
+    assert signals("скок стоит TPU v5p в гугл клауде за час").not_ours
+    # a plan of ours, with another cloud named to compare
+    tariff = "какой трафик входит в тариф на 8 гпу? за egress платить придётся как на aws?"
+    assert not signals(tariff).not_ours
 
 
 @pytest.mark.parametrize(
