@@ -75,6 +75,10 @@ def decide(
     if message.quantities.architecture and not message.models:
         # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with
         return Understanding(Kind.question, message, carried, reading=reading)
+    if message.signals.outside and not (message.gpus or message.models):
+        # «какие лимиты у colab pro+ на гпу, сколько часов в сутки дают»: their hours, not a
+        # GPU-hour sum of ours; the glossary search says it is not covered (search/scope.py)
+        return Understanding(Kind.question, message, carried, reading=reading)
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit
         return Understanding(Kind.calculation, message, carried, plan=with_remedies(plan, catalog))

@@ -165,6 +165,19 @@ def test_a_calculation_without_the_model_size_is_a_question_for_the_glossary() -
     assert asked.kind is Kind.calculation and asked.plan is not None
 
 
+def test_another_vendors_hours_are_no_gpu_hour_sum_of_ours() -> None:
+    """«сколько часов в сутки дают» on Colab is their limit: no calculator, the glossary search
+    declines it; the same hours of one of our cards are a calculation."""
+    from tests.helpers import CATALOG
+
+    theirs = decide(
+        read("какие лимиты у colab pro+ на гпу, сколько часов в сутки дают"), Params(), CATALOG
+    )
+    assert theirs.kind is Kind.question and theirs.plan is None
+    ours = decide(read("сколько стоит H100 на сутки"), Params(), CATALOG)
+    assert ours.kind is Kind.calculation
+
+
 def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
     """«что лучше взять» with a model named asks for a fit; «что лучше: HBM или GDDR7» compares."""
     from tests.helpers import TOOLBOX
