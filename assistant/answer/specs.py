@@ -151,13 +151,26 @@ def fact_sentences(gpu: Gpu, fields: Sequence[str]) -> list[str]:
     if "unlisted" in fields:
         sentences["unlisted"] = (
             f"Этой характеристики {short_name(gpu)} в каталоге FullGPU нет: в нём — память, "
-            "пропускная способность, пиковая производительность в BF16, FP8 и FP4 (TFLOPS), TDP и "
-            "связь между GPU."
+            f"пропускная способность, {_rates_held(gpu)}TDP и связь между GPU."
         )
     asked = [f for f in fields if f in sentences and f != "overview"] or ["memory"]
     if "bandwidth" in asked and "memory" in asked:  # «пропускная способность памяти»
         asked.remove("memory")
     return [sentences[f] for f in dict.fromkeys(asked)]
+
+
+def _rates_held(gpu: Gpu) -> str:
+    """«пиковая производительность в BF16 и FP8 (TFLOPS), »: the precisions this card's sheet
+    has a peak for, so that no precision it lacks (FP4 on an H100) is named beside it."""
+    held = [
+        p
+        for p, v in (("BF16", gpu.bf16_tflops), ("FP8", gpu.fp8_tflops), ("FP4", gpu.fp4_tflops))
+        if v
+    ]
+    if not held:
+        return ""
+    names = held[0] if len(held) == 1 else f"{', '.join(held[:-1])} и {held[-1]}"
+    return f"пиковая производительность в {names} (TFLOPS), "
 
 
 def unknown(gpu: Gpu, fields: Sequence[str]) -> bool:
