@@ -286,6 +286,12 @@ def test_a_rate_in_a_precision_no_sheet_carries_is_missing_not_the_bf16_one(
     assert not other.refused and re.search(r"BF16 — [\d\s\u00a0]+TFLOPS", first_sentence(other))
 
 
+def test_ai_tops_asked_beside_teraflops_is_the_ai_tops_figure(pipeline) -> None:
+    a = pipeline.answer("сколько ai tops у 5090 и сколько это в терафлопсах?")
+    assert "3 352 AI TOPS" in first_sentence(a).replace("\u00a0", " ")
+    assert cited(a)[0] == "ai-tops"
+
+
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
     a = pipeline.answer(
         "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"

@@ -223,6 +223,8 @@ class Reading:
 def spec_fields(folded: str) -> tuple[str, ...]:
     found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
     names = tuple(name for _, name in sorted(found))
+    if _AI_TOPS.search(folded):  # «сколько ai tops у 5090 и сколько это в терафлопсах?»: the
+        names = tuple(n for n in names if n != "compute")  # AI TOPS entry states that figure
     if (
         "compute" in names
         and _OTHER_PRECISION.search(folded)
@@ -232,6 +234,7 @@ def spec_fields(folded: str) -> tuple[str, ...]:
     return names
 
 
+_AI_TOPS = re.compile(r"(?<![\w])(?:ai[- ]?tops|tops|топс\w*)(?![\w])")
 # precisions whose peak rates the sheets carry (BF16, FP8, FP4) and those they do not
 _SHEET_PRECISION = re.compile(r"(?<![\w])(?:bf ?16|бф ?16|fp ?8|фп ?8|fp ?4|фп ?4|nvfp4)(?![\w])")
 _OTHER_PRECISION = re.compile(
