@@ -286,6 +286,15 @@ def test_a_rate_in_a_precision_no_sheet_carries_is_missing_not_the_bf16_one(
     assert not other.refused and re.search(r"BF16 — [\d\s\u00a0]+TFLOPS", first_sentence(other))
 
 
+def test_a_peak_asked_with_sparsity_gives_the_sheets_figure_then_how_sparsity_relates(
+    pipeline,
+) -> None:
+    a = pipeline.answer("сколько терафлопс у H200 с разреженностью?")
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "H200" in lead and "989 TFLOPS" in lead  # the sheet's figure first
+    assert "вдвое" in a.answer and "tflops" in cited(a)  # then what sparsity does to it
+
+
 def test_ai_tops_asked_beside_teraflops_is_the_ai_tops_figure(pipeline) -> None:
     a = pipeline.answer("сколько ai tops у 5090 и сколько это в терафлопсах?")
     assert "3 352 AI TOPS" in first_sentence(a).replace("\u00a0", " ")

@@ -118,15 +118,20 @@ class CardAnswers:
         else:
             rented = gpus[0].offered or "offered" not in fields  # else: what replaces it first
             disputed = u.reading.disputed and rented
-            peaks = self._sparsity(searched, searched.question.text) if disputed else None
-            own = 2 if peaks else 1  # the sheet's marker: second after how peaks are stated
+            sparse = u.reading.sparse and rented and not disputed
+            asked = searched.question.text
+            peaks = self._sparsity(searched, asked) if disputed or sparse else None
+            own = 2 if disputed and peaks else 1  # second after how peaks are stated
             lead = [with_marker(s, own) for s in fact_sentences(gpus[0], fields)]
             route = "term"
             if peaks is not None:  # «9 PFLOPS в презентации, а у вас 4500?»: how peaks are given
-                sheets = (peaks[0], *sheets)
                 entry, said = peaks
                 said = [standalone(entry, said[0]), *said[1:]]
-                lead = [*(with_marker(x, 1) for x in said), *lead]
+                # a dispute is settled by how peaks are stated first; a sparse peak asked for
+                # is the sheet's figure, then how sparsity relates to it
+                told = [with_marker(x, 1 if disputed else len(sheets) + 1) for x in said]
+                sheets = (entry, *sheets) if disputed else (*sheets, entry)
+                lead = [*told, *lead] if disputed else [*lead, *told]
             wanted = u.message.terms if u.reading.yes_no else {}  # not «там же не nvlink»
             if peaks is None:  # «4 RTX PRO 6000 с NVLink-мостами можно?»: «Нет» first (below)
                 lacking, having = lacking_lead(gpus[0], wanted, self.catalog)

@@ -37,7 +37,7 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("bandwidth", r"пропускн\w*|bandwidth|скорост\w* памят\w*|тб/с|tb/s"),
     (
         "compute",
-        r"tflops|тфлопс\w*|(?:тера|пета)?флопс\w*|flops|производительн\w*|вычислительн\w*|"
+        r"[tp]flops|[тп]флопс\w*|(?:тера|пета)?флопс\w*|flops|производительн\w*|вычислительн\w*|"
         r"мощн\w* в",
     ),
     ("fp4", r"\bfp ?4\b|фп ?4"),
@@ -156,6 +156,8 @@ _DISPUTED = re.compile(
     r"(?<![\w])(?:вдвое|в два раза|в 2 раза|ошиб\w*|не сход\w*|не совпада\w*|где правда|"
     r"написан\w*|заявлен\w*|в през\w*|в презентаци\w*|пишет|пишут|обещал\w*)(?![\w])"
 )
+# a peak asked with sparsity: the sheets give it without, the entry says how the two relate
+_SPARSE = re.compile(r"(?<![\w])(?:с разреженност\w*|sparsity|sparse)(?![\w])")
 _HARDWARE_DIFFERENCE = re.compile(r"(?<![\w])(?:отлича\w*|разниц\w*|различ\w*|сравни\w*)")
 _QUESTION_FACT = re.compile(
     r"(?<![\w])(?:сколько|скока|скок|как(?:ая|ой|ое|ие|ую|их|им|ими|ом|ому|ого)|какова|каков|"
@@ -218,6 +220,8 @@ class Reading:
     # a card's figure set against another one («в презе 9 PFLOPS, а у вас 4500 — вдвое
     # меньше, кто-то ошибся?»): how vendors state peaks (with sparsity) comes first
     disputed: bool = False
+    # «сколько терафлопс у H200 с разреженностью?»: the sheet's peak, then how sparsity relates
+    sparse: bool = False
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -338,11 +342,12 @@ def classify(message: ParsedMessage) -> Reading:
         and not renting
     ):
         disputed = "compute" in fields and bool(_DISPUTED.search(t))
+        sparse = "compute" in fields and bool(_SPARSE.search(t))
         # «у 5090 есть nvlink?», «можно у вас h100 под fp4?»: a card's feature, yes or no
         yes_no = _yes_no(t)
         if "compute" in fields and not yes_no:  # «сколько у b300 в fp4 в тфлопсах?»: FP4 is
             fields = tuple(f for f in fields if f not in ("fp4", "fp8"))  # the figure's precision
-        return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed)
+        return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed, sparse=sparse)
     if _PROBLEM.search(t):
         return _problem(message)
     yes_no = _yes_no(t)
