@@ -301,6 +301,14 @@ def test_ai_tops_asked_beside_teraflops_is_the_ai_tops_figure(pipeline) -> None:
     assert cited(a)[0] == "ai-tops"
 
 
+def test_a_general_question_opens_with_the_sentence_that_answers_it(pipeline) -> None:
+    """«поверх чего работает RoCE v2»: its entry's UDP/IP sentence, not what RoCE stands for;
+    the definition still follows, and the first entry is still the one cited first."""
+    a = pipeline.answer("RoCE v2 поверх чего работает и обязательно ли сеть без потерь городить?")
+    assert "UDP" in first_sentence(a) and cited(a)[0] == "roce"
+    assert "RDMA over Converged Ethernet" in a.answer
+
+
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
     a = pipeline.answer(
         "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"

@@ -375,8 +375,11 @@ class Answerer:
         )
         if u.reading.ask is Ask.other and not (found and speaks_for_provider(found[1])):
             # «анти-ддос на все айпишники распространяется?»: what FullGPU does answers it; a
-            # general question keeps its entry's definition first
-            return None
+            # general question opens with the sentence of its first entry that answers it best
+            # («RoCE v2 поверх чего работает?»: UDP/IP, not what RoCE stands for)
+            return evidence.answering(
+                self.bank, self.entries, pool[:1], searched.retrieval, question, switch=switch
+            )
         return found
 
     def _finish(
