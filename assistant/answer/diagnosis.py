@@ -71,6 +71,10 @@ def cause(first: ToolResult) -> str:
     weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))
     if memory and _MOSTLY <= weights / memory < 1:  # the cause itself, before its figures
         share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
+        n = first.inputs.get("gpus")
+        if isinstance(n, int) and n > 1:  # the whole before the share of each card
+            whole = f"{gb_text(weights * n, gib)} из {gb_text(memory * n, gib)}"
+            share = f"{whole} (по {share} на каждой из {n} GPU)"
         return f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места. {text}"
     return text
 

@@ -104,3 +104,16 @@ def test_zero_1_out_of_memory_leads_with_what_it_leaves_whole(fast_pipeline: Pip
     lead = first_sentence(a).replace("\u00a0", " ")
     assert "шардируется только состояние оптимизатора" in lead
     assert "веса (140 ГБ) и градиенты (140 ГБ) лежат целиком" in lead
+
+
+def test_weights_that_fill_several_cards_are_stated_whole_then_per_card(
+    fast_pipeline: Pipeline,
+) -> None:
+    """Mixtral 8x7B in BF16 over two L40S: 93,4 ГБ of weights on 96 ГБ, 46,7 on each 48."""
+    a = fast_pipeline.answer(
+        "mixtral 8x7b bf16, две L40S, vllm --tensor-parallel-size 2, out of memory при загрузке"
+    )
+    values = a.tool_calls[0].result["values"]
+    per = str(values["weights_per_gpu_gb"]).replace(".", ",")
+    lead = a.answer.split(". ")[0]
+    assert "из 96\u00a0ГБ" in lead and f"по {per}\u00a0ГБ из 48\u00a0ГБ на каждой из 2 GPU" in lead
