@@ -29,7 +29,14 @@ _INLINE = re.compile(
 )
 
 
-_FAILED = re.compile(r"error|exception|fail|fatal|traceback|refused|denied|abort", re.IGNORECASE)
+_FAILED = re.compile(
+    r"error|exception|fail|fatal|traceback|refused|denied|abort|not compatible|incompatible|"
+    r"not supported|unsupported|too old|insufficient|out of memory",
+    re.IGNORECASE,
+)
+# a whole line in `…`: what a program printed, as the person marked it («`NVIDIA GeForce RTX 5090
+# with CUDA capability sm_120 is not compatible with the current PyTorch installation.`»)
+_INLINE_CODE = re.compile(r"^\s*`[^`]{20,}`[\s.,:;!?]*$")
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,8 @@ def pasted(text: str) -> Pasted:
         # looks like a log's («nvidia-container-cli: requirement error: …»); a table is prose
         failed = fenced and bool(_FAILED.search("\n".join(block)))
         for line in block:
-            (log if failed or is_log_line(line) else prose).append(line)
+            marked = bool(_INLINE_CODE.match(line) and _FAILED.search(line))
+            (log if failed or marked or is_log_line(line) else prose).append(line)
     if not log or not prose:  # all log: the first line still says what it is about
         return Pasted(text, "")
     return Pasted("\n".join(prose), "\n".join(log))

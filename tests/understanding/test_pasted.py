@@ -77,3 +77,14 @@ def test_a_fenced_failure_is_log_though_no_line_looks_like_one() -> None:
 
 def test_a_fenced_table_without_a_failure_stays_the_persons() -> None:
     assert pasted(TABLE).log == ""
+
+
+def test_a_whole_line_in_backticks_that_reports_a_failure_is_log() -> None:
+    text = (
+        "`NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+        "current PyTorch installation.`\nобраз с torch 2.3 + cuda 12.1, на h100 это работало"
+    )
+    p = pasted(text)
+    assert "sm_120" in p.log and p.prose == "образ с torch 2.3 + cuda 12.1, на h100 это работало"
+    # a command in backticks reports nothing: it stays the person's
+    assert pasted("`vllm serve Qwen/Qwen2.5-32B-Instruct --tp 2`\nпочему медленно?").log == ""
