@@ -309,6 +309,20 @@ def test_a_general_question_opens_with_the_sentence_that_answers_it(pipeline) ->
     assert "RDMA over Converged Ethernet" in a.answer
 
 
+def test_a_build_without_the_logged_cards_kernels_names_that_card_and_the_remedy(
+    pipeline,
+) -> None:
+    """The log names the RTX 5090 (Blackwell, sm_120); the H100 the prose mentions worked."""
+    a = pipeline.answer(
+        "`NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+        "PyTorch installation. The current PyTorch install supports CUDA capabilities sm_50 sm_60 "
+        "sm_70 sm_75 sm_80 sm_86 sm_90.`\nобраз с torch 2.3 + cuda 12.1, на h100 это работало"
+    )
+    lead = first_sentence(a)
+    assert "RTX 5090" in lead and "Blackwell" in lead and "H100" not in lead
+    assert re.search(r"свеж\w* сборк", a.answer) and "blackwell" in cited(a)
+
+
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
     a = pipeline.answer(
         "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"

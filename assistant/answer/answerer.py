@@ -318,7 +318,10 @@ class Answerer:
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
         named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
         if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
-            lead = (failures.reading(failure, named[0] if named else None), *lead)
+            # the card the log names failed, whatever card the prose compares it with
+            logged = self.catalog.find_gpu(failure.card) if failure.card else None
+            card = logged or (named[0] if named else None)
+            lead = (failures.reading(failure, card), *lead)
         elif u.reading.ask is Ask.problem and named:  # «tp=4 на 4 RTX PRO 6000 — прирост копеечный»
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)

@@ -110,9 +110,16 @@ def _no_kernel(arch: str, gpu: Gpu | None) -> str:
     if gpu is not None:
         return (
             f"По логу в этой сборке фреймворка нет ядер для архитектуры {gpu.short}{own}: "
-            f"{gpu.short} построена на {gpu.architecture}, а сборка — под более старые GPU."
+            f"{gpu.short} построена на {gpu.architecture}, а сборка — под более старые GPU. "
+            f"{_NEWER_BUILD}"
         )
-    return f"По логу в этой сборке фреймворка нет ядер для архитектуры вашего GPU{own}."
+    return (
+        f"По логу в этой сборке фреймворка нет ядер для архитектуры вашего GPU{own}. {_NEWER_BUILD}"
+    )
+
+
+# what helps when a build predates the card: the remedy, in the customer's terms
+_NEWER_BUILD = "Нужна более свежая сборка фреймворка, собранная с поддержкой этой архитектуры."
 
 
 def supports(gpu: Gpu, precision: str) -> bool:

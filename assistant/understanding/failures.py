@@ -45,6 +45,7 @@ class Failure:
     tokens: int = 0  # the context the model asks for («max seq len (131072)»)
     room: int = 0  # the tokens the KV cache can hold, as the log says
     arch: str = ""  # the card's compute capability the build lacks («sm_120»)
+    card: str = ""  # the card the log names («GeForce RTX 5090»): the one that failed
 
     @property
     def memory(self) -> bool:
@@ -91,6 +92,8 @@ _NO_KERNEL = re.compile(
     re.IGNORECASE,
 )
 _ARCH = re.compile(r"capability (sm_\d+) is not compatible", re.IGNORECASE)
+# the card the log itself names: «NVIDIA GeForce RTX 5090 with CUDA capability sm_120 …»
+_CARD = re.compile(r"(?:NVIDIA\s+)?([\w .-]{2,40}?) with CUDA capability", re.IGNORECASE)
 # «NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct»: through the host's memory
 _SHM = re.compile(r"NCCL INFO[^\n]*\bvia SHM\b", re.IGNORECASE)
 _DIRECT = re.compile(r"NCCL INFO[^\n]*\bvia (?:P2P|NVLS)\b", re.IGNORECASE)
@@ -130,8 +133,12 @@ def failure(log: str, text: str) -> Failure | None:
     if _DRIVER.search(log):
         return Failure(FailureKind.driver_too_old)
     if _NO_KERNEL.search(log):
-        arch = _ARCH.search(log)
-        return Failure(FailureKind.no_kernel_image, arch=arch.group(1).lower() if arch else "")
+        arch, card = _ARCH.search(log), _CARD.search(log)
+        return Failure(
+            FailureKind.no_kernel_image,
+            arch=arch.group(1).lower() if arch else "",
+            card=re.sub(r"^NVIDIA\s+", "", card.group(1).strip()) if card else "",
+        )
     if _SHM.search(log) and not _DIRECT.search(log):
         return Failure(FailureKind.host_memory_path)
     if _NO_GPU.search(log) and _AMD.search(text):

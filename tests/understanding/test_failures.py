@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assistant.understanding.failures import FailureKind, failure
-from tests.helpers import read
+from tests.helpers import CATALOG, read
 
 TIMEOUT_LOG = (
     "[rank3]:[E1021 03:14:55 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective "
@@ -83,6 +83,8 @@ def test_a_build_without_kernels_for_the_card_names_its_architecture() -> None:
     )
     f = failure(log, "арендовал 5090:\n" + log)
     assert f is not None and f.kind is FailureKind.no_kernel_image and f.arch == "sm_120"
+    card = CATALOG.find_gpu(f.card)  # the card that failed, whatever else the prose names
+    assert card is not None and card.id == "rtx-5090"
 
 
 def test_nccl_through_the_hosts_memory_is_named_only_without_a_direct_path() -> None:
