@@ -323,6 +323,15 @@ def test_a_build_without_the_logged_cards_kernels_names_that_card_and_the_remedy
     assert re.search(r"свеж\w* сборк", a.answer) and "blackwell" in cited(a)
 
 
+def test_a_driver_too_old_says_to_update_it_and_that_the_driver_is_yours(pipeline) -> None:
+    a = pipeline.answer(
+        "тариф с одной H100, поставил torch cu128:\n```\nUserWarning: CUDA initialization: The "
+        "NVIDIA driver on your system is too old (found version 12020).\n```\nчто делать?"
+    )
+    assert "драйвер" in first_sentence(a) and re.search(r"обновите\s+драйвер", a.answer)
+    assert "gpu-passthrough" in cited(a) and "собственный драйвер" in a.answer
+
+
 def test_a_pasted_nccl_timeout_says_what_the_log_shows_then_why(pipeline) -> None:
     a = pipeline.answer(
         "2 сервера по 8×H100, DDP через torchrun, через пару часов всё встаёт:\n\n"

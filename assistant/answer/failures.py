@@ -22,7 +22,9 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.collective_timeout: ("all-reduce", "nccl"),
     FailureKind.network: ("nccl", "infiniband", "roce"),
     FailureKind.socket_fallback: ("nccl", "infiniband", "rdma"),
-    FailureKind.driver_too_old: ("cuda",),
+    # the driver is the customer's to update: a single-GPU plan's guest OS loads its own, an
+    # 8-GPU server is bare metal
+    FailureKind.driver_too_old: ("cuda", "gpu-passthrough", "bare-metal"),
     FailureKind.no_gpu_on_amd: ("rocm",),
     FailureKind.precision_unsupported: ("fp8", "tensor-cores", "hopper"),
     FailureKind.fp16_overflow: ("bf16", "mixed-precision"),
@@ -71,7 +73,8 @@ _READING: dict[FailureKind, str] = {
         "по медленному пути."
     ),
     FailureKind.driver_too_old: (
-        "По логу драйвер NVIDIA старее версии CUDA, под которую собран фреймворк."
+        "По логу драйвер NVIDIA старее версии CUDA, под которую собран фреймворк: обновите "
+        "драйвер или возьмите сборку фреймворка под ту версию CUDA, которую он поддерживает."
     ),
     FailureKind.no_gpu_on_amd: (
         "PyTorch не видит GPU: на сервере AMD Instinct нужна сборка PyTorch под ROCm, а сборка "
