@@ -78,7 +78,14 @@ _PROVIDER = re.compile(
     r"машин\w*))"
 )
 # the provider addressed as the owner of what is asked about: «в вашей вмке», «у вас»
-_ADDRESSED = re.compile(r"(?<![\w])(?:у вас|ваш\w*|fullgpu|фулгпу|фуллгпу)(?![\w])")
+# «у вас», «ваш», «вы делите …»: the provider is the one asked
+_ADDRESSED = re.compile(r"(?<![\w])(?:у вас|ваш\w*|вы|fullgpu|фулгпу|фуллгпу)(?![\w])")
+# the provider's own things, asked about by a wh-question: «на ваших серверах с mi355x какая
+# сеть между нодами?» asks what FullGPU has, however it is phrased
+_YOUR_THINGS = re.compile(
+    rf"(?<![\w])ваш\w* (?:\w+ )?(?:сервер\w*|тариф\w*|{CARD}\w*|gpu|гпу|сет[иь]\w*|нод\w*|"
+    r"машин\w*|инфраструктур\w*|дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
+)
 # FullGPU's own plans and servers, named without «у вас»: «тариф с одной картой», «на 8-гпу
 # сервере», «арендую h200» — any question about them asks what the provider does
 _PLAN = re.compile(
@@ -359,6 +366,7 @@ def classify(message: ParsedMessage) -> Reading:
         or renting
         or put_to_us
         or (_PROVIDER.search(t) and (yes_no or _WHAT_YOU.search(t) or "offered" in fields))
+        or _YOUR_THINGS.search(t)
     )
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
         listing = not gpus and bool(_LISTING.search(t))

@@ -28,6 +28,24 @@ def test_a_yes_or_no_about_the_provider(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "вы делите карты через mig или time-slicing? хочу пол-карты подешевле взять",
+        "на ваших серверах с mi355x какая сеть между нодами, сколько интерфейсов?",
+    ],
+)
+def test_a_question_put_to_the_provider_or_about_its_servers_asks_the_provider(
+    glossary: Glossary, text: str
+) -> None:
+    """«вы делите … через A или B» is no comparison of A and B; «на ваших серверах … какая
+    сеть» is no general fact: FullGPU's own sentences answer both."""
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # MIG, time-slicing named
+    assert classify(reader.read(text)).ask is Ask.provider
+    both = "mig или time-slicing — что изолирует задачи лучше?"  # nobody is asked
+    assert classify(reader.read(both)).ask is Ask.term_comparison
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "тариф с одной картой — это виртуалка?",
         "50 тб egress на 8-гпу сервере — это на весь сервак или по 50 на каждую карту?",
         "можно ли на 8-гпу сервере самим ставить какие хотим драйвера?",
