@@ -173,7 +173,11 @@ _QUESTION_FACT = re.compile(
     # a figure asked by its name alone: «скорость infiniband на порт?», «объём hbm у h200?»
     r"^(?:а |ну а )?(?:скорост\w*|объ[её]м\w*|пропускн\w* способност\w*|задержк\w*)(?![\w])"
 )
-_DEFINITION = re.compile(rf"(?<![\w])(?:{DEFINITION}|что за|зачем нуж\w*|для чего)(?![\w])")
+# …and as people write it: «vllm это чё за зверь?», «all-reduce что это такое»
+_DEFINITION = re.compile(
+    rf"(?<![\w])(?:{DEFINITION}|что за|ч[её] за|зачем нуж\w*|для чего|что это(?: такое)?|"
+    r"это что(?: такое)?|это ч[её](?: такое)?)(?![\w])"
+)
 # an explanation, not a figure: «почему у RTX PRO 6000 чипы памяти распаяны на плате»
 _WHY = re.compile(
     r"(?<![\w])(?:почему|зачем|как так|через что|каким образом|why|how come|"

@@ -194,3 +194,11 @@ def test_what_a_rented_card_is_sliced_into_asks_the_provider(text: str, glossary
 def test_an_either_or_question_asks_neither_yes_nor_no() -> None:
     assert not classify(read("у вас карта будет целиком или кусок через mig?")).yes_no
     assert classify(read("у вас можно взять целую карту?")).yes_no
+
+
+@pytest.mark.parametrize(
+    "text", ["vllm это чё за зверь?", "all-reduce что это такое, постоянно в логах nccl вижу"]
+)
+def test_a_definition_asked_as_people_write_it(text: str) -> None:
+    """Read as a definition, its answer opens with what the entry is, not another sentence."""
+    assert classify(read(text)).ask is Ask.definition
