@@ -103,6 +103,7 @@ def test_english_cost_questions_are_calculated(fast_pipeline: Pipeline) -> None:
     ):
         a = fast_pipeline.answer(text)
         assert a.route == "clarify" and f"По какой цене считать {card}" in a.answer, text
+        assert a.answer.startswith(f"Цены {card} в глоссарии нет"), text  # the very price asked
     assert fast_pipeline.answer("what is a gpu-hour?").route == "term"
 
 

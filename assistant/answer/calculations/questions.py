@@ -2,8 +2,8 @@
 the catalogue → the note that says which memory was used.
 
     question(("precision",), merged, catalog) → «Какая точность — BF16, FP8 или FP4? …»
-    question(("price",), Params(gpu="h200"), catalog) → «По какой цене считать H200 — … В
-                                                         глоссарии есть цена только для примера: …»
+    question(("price",), Params(gpu="h200"), catalog) → «Цены H200 в глоссарии нет — есть
+                                                         только пример: … По какой цене считать…»
     card_note(plan) → ["RTX A5000 — не из каталога FullGPU, считаем по указанной памяти: 24 ГБ"]
 """
 
@@ -29,7 +29,7 @@ QUESTIONS = {
 
 def question(missing: tuple[str, ...], merged: Params, catalog: Catalog) -> str | None:
     """The one question back; the card named when there is one: «Сколько памяти у RTX 3060?»,
-    «По какой цене считать H200 …»."""
+    «Цены H200 в глоссарии нет — … По какой цене считать H200 …»."""
     if not missing:
         return None
     label, gpu = merged.gpu_label, merged.gpu
@@ -57,9 +57,11 @@ def _price_question(gpu: str | None, catalog: Catalog) -> str:
     )
     if gpu is None or gpu not in catalog.gpus:
         return f"{QUESTIONS['price']} Если хотите, возьму пример из глоссария: {offer}."
+    name = gpu_name(gpu, catalog)
+    # «почём у вас B200 в месяц?» asks the very price: that the glossary has none comes first
     return (
-        f"По какой цене считать {gpu_name(gpu, catalog)} — сколько она стоит в месяц или в час? "
-        f"В глоссарии есть цена только для примера: {offer}."
+        f"Цены {name} в глоссарии нет — есть только пример: {offer}. По какой цене считать "
+        f"{name} — сколько она стоит в месяц или в час? Назовите цену, и я посчитаю."
     )
 
 
