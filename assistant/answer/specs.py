@@ -68,10 +68,7 @@ def no_fp8(gpu: Gpu) -> bool:
 def sheet_sentences(gpu: Gpu) -> dict[str, str]:
     """One sentence per field, each naming the GPU: every figure stands next to its card."""
     name = short_name(gpu)
-    compute = [f"BF16 — {_tflops(gpu.bf16_tflops)}" if gpu.bf16_tflops else ""]
-    compute.append(f"FP8 — {_tflops(gpu.fp8_tflops)}" if gpu.fp8_tflops else "")
-    compute.append(f"FP4 — {_tflops(gpu.fp4_tflops)}" if gpu.fp4_tflops else "")
-    rates = ", ".join(c for c in compute if c)
+    rates = ", ".join(f"{p} — {_tflops(v)}" for p, v in _peaks(gpu))
     if rates:
         compute_text = f"Пиковая производительность {name} без разреженности: {rates}."
     elif _no_bf16(gpu):
@@ -159,14 +156,16 @@ def fact_sentences(gpu: Gpu, fields: Sequence[str]) -> list[str]:
     return [sentences[f] for f in dict.fromkeys(asked)]
 
 
+def _peaks(gpu: Gpu) -> list[tuple[str, float]]:
+    """(precision, TFLOPS) for each peak the card's sheet holds, in the sheet's order."""
+    rates = (("BF16", gpu.bf16_tflops), ("FP8", gpu.fp8_tflops), ("FP4", gpu.fp4_tflops))
+    return [(p, v) for p, v in rates if v]
+
+
 def _rates_held(gpu: Gpu) -> str:
     """«пиковая производительность в BF16 и FP8 (TFLOPS), »: the precisions this card's sheet
     has a peak for, so that no precision it lacks (FP4 on an H100) is named beside it."""
-    held = [
-        p
-        for p, v in (("BF16", gpu.bf16_tflops), ("FP8", gpu.fp8_tflops), ("FP4", gpu.fp4_tflops))
-        if v
-    ]
+    held = [p for p, _ in _peaks(gpu)]
     if not held:
         return ""
     names = held[0] if len(held) == 1 else f"{', '.join(held[:-1])} и {held[-1]}"
