@@ -15,7 +15,15 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from assistant.understanding.lexicon import CARD, DEFINITION, FAST, GENERATION
+from assistant.understanding.lexicon import (
+    CARD,
+    DEFINITION,
+    FAST,
+    GENERATION,
+    OUR_THING,
+    OURS,
+    YOU,
+)
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -69,7 +77,7 @@ _LISTING = re.compile(
 _FIELD_RES = tuple((name, re.compile(rf"(?<![\w])(?:{p})")) for name, p in _FIELDS)
 
 _PROVIDER = re.compile(
-    r"(?<![\w])(?:у вас|вы\b|ваш\w*|fullgpu|фулгпу|фуллгпу|у себя|с вас|вами|вам\b|"
+    rf"(?<![\w])(?:{OURS}|{YOU}(?![\w])|"
     r"можно (?:ли )?(?:взять|арендовать|снять|получить|подключить)|"
     # a part of a card to rent: «пол-карты», «половину GPU», «кусок видеокарты»
     rf"пол[- ]?{CARD}\w*|пол ?gpu|половин\w* {CARD}\w*|(?:часть|кусок|долю) {CARD}\w*|"
@@ -79,13 +87,10 @@ _PROVIDER = re.compile(
 )
 # the provider addressed as the owner of what is asked about: «в вашей вмке», «у вас»
 # «у вас», «ваш», «вы делите …»: the provider is the one asked
-_ADDRESSED = re.compile(r"(?<![\w])(?:у вас|ваш\w*|вы|fullgpu|фулгпу|фуллгпу)(?![\w])")
+_ADDRESSED = re.compile(rf"(?<![\w])(?:{OURS}|вы)(?![\w])")
 # the provider's own things, asked about by a wh-question: «на ваших серверах с mi355x какая
 # сеть между нодами?» asks what FullGPU has, however it is phrased
-_YOUR_THINGS = re.compile(
-    rf"(?<![\w])ваш\w* (?:\w+ )?(?:сервер\w*|тариф\w*|{CARD}\w*|gpu|гпу|сет[иь]\w*|нод\w*|"
-    r"машин\w*|инфраструктур\w*|дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
-)
+_YOUR_THINGS = re.compile(rf"(?<![\w])ваш\w* (?:\w+ )?{OUR_THING}")
 # FullGPU's own plans and servers, named without «у вас»: «тариф с одной картой», «на 8-гпу
 # сервере», «арендую h200» — any question about them asks what the provider does
 _PLAN = re.compile(

@@ -12,6 +12,9 @@ fragments (no anchors, no flags) that the readers compose into their patterns.
     PRONOUN     a word that points back at the previous answer's topic («его», «это», «it»)
     DURATION    rental units by name: hours, days, weeks, months, years (whole words)
     HOUR_WORD   «час», «часа», «часов», «часик» — not «часть», «частично»
+    OURS        FullGPU addressed as the owner of what is asked: «у вас», «ваш…», «FullGPU»
+    YOU         FullGPU addressed as the one who acts: «вы», «вам», «с вас», «у себя»
+    OUR_THING   what FullGPU has, after «ваш…»: «сервер», «тариф», «сеть», «нода», a card
 
 Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
 that does.
@@ -40,6 +43,13 @@ GENERATION = r"генер\w*|токен\w*|инференс\w*|decod\w*|inferenc
 PRONOUN = (
     r"(?:его|её|ее|их|него|неё|нее|них|ним|ней|нём|нем|ними|он|она|оно|они|это|этот|эта|эти|"
     r"этого|этой|этим|тот|та|там|тут|it|its|this|that)"
+)
+# the words by which a customer addresses FullGPU (whole words; readers add the boundaries)
+OURS = r"(?:у вас|ваш\w*|fullgpu|фулгпу|фуллгпу)"
+YOU = r"(?:вы|вами|вам|с вас|у себя)"
+OUR_THING = (
+    rf"(?:сервер\w*|тариф\w*|{CARD}\w*|сет[иь]\w*|нод\w*|машин\w*|инфраструктур\w*|"
+    r"дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
 )
 HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
 DURATION = {

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.text.tokens import STOPWORDS, Tokens, fold, tokenize, words
-from assistant.understanding.lexicon import CARD_WORD, DEFINITION, FAST, OPENER, PRONOUN
+from assistant.understanding.lexicon import CARD_WORD, DEFINITION, FAST, OPENER, OURS, PRONOUN
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -44,7 +44,7 @@ _THEIR_PRICE = re.compile(
 )
 # «в AWS нас убивает outbound — а у вас?»: another cloud named to ask about ours
 # …or a plan of ours: «какой трафик входит в тариф на 8 гпу? за egress платить как на aws?»
-_ABOUT_US = re.compile(r"\bу (?:вас|нас)\b|\bваш\w*|fullgpu|\bв тариф\w*|\bтариф\w* (?:на|с) \d")
+_ABOUT_US = re.compile(rf"(?<![\w])(?:{OURS}|у нас)(?![\w])|\bв тариф\w*|\bтариф\w* (?:на|с) \d")
 _NOT_OURS = re.compile(
     r"днс\b|\bdns-shop|"
     r"ozon|озон\w*|"
