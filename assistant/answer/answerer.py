@@ -366,7 +366,7 @@ class Answerer:
         if plan is None:
             return None
         pool, switch, past_definition, mentioning_other = plan
-        found = evidence.answering(
+        each = evidence.answering_each(
             self.bank,
             self.entries,
             pool,
@@ -376,13 +376,13 @@ class Answerer:
             switch=switch,
             past_definition=past_definition,
         )
+        found = evidence.best_of(each)
         if u.reading.ask is Ask.other and not (found and speaks_for_provider(found[1])):
             # «анти-ддос на все айпишники распространяется?»: what FullGPU does answers it; a
             # general question opens with the sentence of its first entry that answers it best
             # («RoCE v2 поверх чего работает?»: UDP/IP, not what RoCE stands for)
-            return evidence.answering(
-                self.bank, self.entries, pool[:1], searched.retrieval, question, switch=switch
-            )
+            first = each.get(pool[0]) if pool else None
+            return (pool[0], first[1]) if first else None
         return found
 
     def _finish(

@@ -95,6 +95,46 @@ def select(
     return tuple(p for p in out if p.sentences)
 
 
+def answering_each(
+    bank: SentenceBank,
+    entries: dict[str, Entry],
+    slugs: Sequence[str],
+    retrieval: Retrieval,
+    question: str,
+    *,
+    mentioning_other: bool = False,
+    switch: float = 0.0,
+    past_definition: bool = False,
+) -> dict[str, tuple[float, str]]:
+    """slug → (score, sentence): each entry's sentence that answers the question best — the
+    fact a fact question asks, not an entry's first line; for a comparison, one that names the
+    other entry (the main difference); `past_definition`: not an entry's first sentence (a
+    problem's cause is what the entry goes on to say). A later entry's scores are lowered by
+    `switch` per rank, so it leads only when clearly better. Entries with no such sentence
+    are left out."""
+    best: dict[str, tuple[float, str]] = {}
+    for rank, slug in enumerate(slugs):
+        entry = entries[slug]
+        others = [n.lower() for s in slugs if s != slug for n in entries[s].names if len(n) >= 3]
+        for i, (sentence, score) in enumerate(bank.scores(entry, retrieval.vector, question)):
+            if is_reference(sentence, entry) or (past_definition and i == 0):
+                continue
+            if mentioning_other and not any(_names(sentence.lower(), n) for n in others):
+                continue
+            score -= switch * rank
+            if slug not in best or score > best[slug][0]:
+                best[slug] = (score, sentence)
+    return best
+
+
+def best_of(each: dict[str, tuple[float, str]]) -> tuple[str, str] | None:
+    """(slug, sentence) with the highest score; the earlier entry on a tie."""
+    if not each:
+        return None
+    slug = max(each, key=lambda s: each[s][0])
+    return slug, each[slug][1]
+
+
 def answering(
     bank: SentenceBank,
     entries: dict[str, Entry],
@@ -106,23 +146,19 @@ def answering(
     switch: float = 0.0,
     past_definition: bool = False,
 ) -> tuple[str, str] | None:
-    """(slug, sentence): the sentence of these entries that answers the question best — the
-    fact a fact question asks, not an entry's first line; for a comparison, one that names the
-    other entry (the main difference); `past_definition`: not an entry's first sentence (a
-    problem's cause is what the entry goes on to say). None when no sentence qualifies."""
-    best: tuple[float, str, str] | None = None
-    for rank, slug in enumerate(slugs):
-        entry = entries[slug]
-        others = [n.lower() for s in slugs if s != slug for n in entries[s].names if len(n) >= 3]
-        for i, (sentence, score) in enumerate(bank.scores(entry, retrieval.vector, question)):
-            if is_reference(sentence, entry) or (past_definition and i == 0):
-                continue
-            if mentioning_other and not any(_names(sentence.lower(), n) for n in others):
-                continue
-            score -= switch * rank  # a later entry leads only when clearly better
-            if best is None or score > best[0]:
-                best = (score, slug, sentence)
-    return (best[1], best[2]) if best else None
+    """(slug, sentence): the sentence of these entries that answers the question best (see
+    `answering_each`). None when no sentence qualifies."""
+    each = answering_each(
+        bank,
+        entries,
+        slugs,
+        retrieval,
+        question,
+        mentioning_other=mentioning_other,
+        switch=switch,
+        past_definition=past_definition,
+    )
+    return best_of(each)
 
 
 def mentioning(
