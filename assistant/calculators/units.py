@@ -113,7 +113,11 @@ def _auto_digits(x: float) -> int:
 
 
 def gb_text(value_gb: float, gib: bool = False) -> str:
-    """«140 ГБ», «10,74 ГБ», «35 ГБ»; values ≥ 100 are rounded to whole GB."""
+    """«140 ГБ», «34,4 ГБ», «1,07 ГБ», «35 ГБ»: values ≥ 100 are rounded to whole GB, values
+    from 10 to one decimal (a person reads «34,36 ГБ» as noise; the table keeps the figure)."""
+    if 10 <= abs(value_gb) < 100:
+        tenths = round(value_gb, 1)
+        return f"{num(tenths, 0 if tenths == round(tenths) else 1)}{NBSP}{unit(gib)}"
     return f"{num(value_gb)}{NBSP}{unit(gib)}"
 
 
@@ -127,7 +131,9 @@ def exact_gb_text(value_gb: float, gib: bool = False) -> str:
     where gb_text rounds to «141 ГБ» — the H200's whole memory."""
     if value_gb >= 100 and not math.isclose(value_gb, round(value_gb), abs_tol=0.05):
         return f"{num(value_gb, 1)}{NBSP}{unit(gib)}"
-    return gb_text(value_gb, gib)
+    if value_gb >= 100:
+        return gb_text(value_gb, gib)
+    return f"{num(value_gb)}{NBSP}{unit(gib)}"
 
 
 def usd(x: float, cents: bool = True) -> str:

@@ -54,7 +54,7 @@ def test_llama70b_kv_cache_32k_fp16() -> None:
     assert v["kv_cache_gb"] == pytest.approx(10.74, abs=0.005)
     r = TOOLBOX.run("vram_inference", {"model": "Llama 3 70B", "context_tokens": 32768})
     assert r.values["kv_cache_gb"] == pytest.approx(10.74, abs=0.005)
-    assert "10,74" in r.summary_ru and "80 слоёв × 8 KV-голов × 128" in r.summary_ru
+    assert "10,7\u00a0ГБ" in r.summary_ru and "80 слоёв × 8 KV-голов × 128" in r.summary_ru
 
 
 def test_kv_batch_and_precision() -> None:

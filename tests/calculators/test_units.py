@@ -14,3 +14,9 @@ def test_bandwidth_keeps_the_figure_its_source_gives() -> None:
 def test_weights_of_a_large_model_keep_the_catalogues_decimal() -> None:
     assert exact_gb_text(140.6) == "140,6\u00a0ГБ" and gb_text(140.6) == "141\u00a0ГБ"
     assert exact_gb_text(812.0) == "812\u00a0ГБ" and exact_gb_text(16.06) == "16,06\u00a0ГБ"
+
+
+def test_figures_a_person_reads_are_rounded_to_what_matters() -> None:
+    assert gb_text(34.36) == "34,4\u00a0ГБ" and gb_text(10.74) == "10,7\u00a0ГБ"
+    assert gb_text(35.0) == "35\u00a0ГБ" and gb_text(1.07) == "1,07\u00a0ГБ"
+    assert gb_text(99.96) == "100\u00a0ГБ" and gb_text(140.6) == "141\u00a0ГБ"
