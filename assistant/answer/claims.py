@@ -41,6 +41,9 @@ _TOTAL_BEFORE = re.compile(
     r"(?:всего|вместе|суммарно|в сумме|in total)[\s\u00a0]+(?:около[\s\u00a0]+)?$", re.I
 )
 TOTAL_KEYS = frozenset({"total_memory_gb"})
+# what a result's figure is about beyond its GPU and model: the context is the KV cache's
+# («KV-кэш посчитан для 4 096 токенов»), as is its size
+KEY_TERMS = {"context_tokens": "term:kv-cache", "kv_cache_gb": "term:kv-cache"}
 _SPACE = "[ \u00a0\u202f]"
 # a standalone number: «2 190», «3,00», «4.8» — not part of a word (FP8, ZeRO-3, x16)
 _NUMBER = re.compile(
@@ -294,6 +297,8 @@ def json_quantities(payload: Mapping[str, object], entities: frozenset[str]) -> 
                 unit = f"{unit} per {key_unit('duration', duration_unit)}"  # «4 032 $ за неделю»
             decimals = len(repr(float(value)).split(".")[1].rstrip("0"))
             own = entities | {TOTAL} if key in TOTAL_KEYS else entities
+            if key in KEY_TERMS:
+                own = own | {KEY_TERMS[key]}
             out.append(Quantity(str(value), float(value), decimals, unit, own))
         elif isinstance(value, list):
             for item in value:

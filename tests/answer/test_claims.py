@@ -182,6 +182,16 @@ def test_a_training_result_backs_figures_said_of_its_method(lexicon: Lexicon) ->
     assert unsupported("С LoRA на 8 GPU — около 128 ГБ на GPU.", [], full) != []
 
 
+def test_the_context_a_result_assumed_backs_what_is_said_of_its_kv_cache(
+    lexicon: Lexicon,
+) -> None:
+    question = "влезет ли Llama 3 70B в FP8 на H100?"  # the context is the default
+    results = [r.model_dump() for r in TOOLBOX.solve(question).results]
+    sources = ClaimSources.build(lexicon, [], results, [question])  # what an auditor has
+    assert unsupported("KV-кэш посчитан для 4 096 токенов.", [], sources) == []
+    assert unsupported("KV-кэш посчитан для 8 192 токенов.", [], sources) != []
+
+
 def test_draft_quantities_are_remembered_and_bounded(catalog: Catalog, glossary: Any) -> None:
     """A glossary sentence is read once per lexicon; the memory starts over when full."""
     from assistant.answer import support
