@@ -330,6 +330,21 @@ def test_two_fine_tuning_methods_are_both_computed_and_the_one_that_fits_leads(
     assert a.answer.startswith("Подойдёт LoRA; полное дообучение не поместится")
 
 
+def test_a_price_word_beside_a_model_to_fit_is_a_reason_not_a_sum(fast_pipeline: Pipeline) -> None:
+    q = "запустить qwen3 32b в bf16 на одной карте: l40s или h100? l40s дешевле"
+    a = fast_pipeline.answer(q)
+    assert tools(a) == ["gpu_fit", "gpu_fit"] and a.route == "numeric"
+
+
+def test_a_traffic_fee_question_is_the_allowance_not_a_price_to_ask_for(
+    fast_pipeline: Pipeline,
+) -> None:
+    q = "у прошлого облака пришёл счёт за исходящий трафик. у вас доплачивать?"
+    a = fast_pipeline.answer(q)
+    assert a.route == "numeric" and values(a)["egress_fee"] == 0
+    assert "20 ТБ" in a.answer.replace("\u00a0", " ") and "цен" not in a.answer.split(".")[0]
+
+
 def test_two_cards_for_a_fine_tune_are_both_computed(fast_pipeline: Pipeline) -> None:
     a = fast_pipeline.answer("фулл файнтюн Llama 3 70B: 8×H100 с FSDP хватит или брать 8×B200?")
     by_gpu = {c.arguments["gpu"]: c.result["values"] for c in a.tool_calls}

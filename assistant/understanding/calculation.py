@@ -107,7 +107,7 @@ def choose_tool(
         return ToolName.gpu_power  # «сколько электроэнергии съедят 8 H100 за неделю»
     if prev == ToolName.gpu_power and not it & {"cost", "training", "vram"} and p:
         return ToolName.gpu_power  # «а за месяц?» after a power question: its energy
-    if p.has("price_month", "price_hour") or "cost" in it:
+    if p.has("price_month", "price_hour") or ("cost" in it and not _aside(ex, merged)):
         return ToolName.gpu_cost
     if "training" in it or p.has("method", "sharding"):
         return ToolName.vram_training
@@ -126,6 +126,15 @@ def choose_tool(
     if prev and p:
         return _upgrade(ToolName(prev), p)
     return None
+
+
+def _aside(ex: Extraction, merged: Params) -> bool:
+    """«l40s или h100 — что брать? l40s же дешевле вроде», «lora или qlora? бюджет на одну
+    карту»: a price word beside a model to fit or train is a reason for the choice, not a sum
+    to compute; a price, a period or «сколько стоит» still asks for one."""
+    p = ex.params
+    sized = merged.has(*SIZE) and bool(ex.intents & {"fit", "training"})
+    return sized and not ex.request and not p.has("duration", "egress")
 
 
 def _upgrade(tool: ToolName, p: Params) -> ToolName:
@@ -210,7 +219,14 @@ def missing_for(
         out.append("gpu")  # the TDP is the card's
     if tool == ToolName.gpu_cost and not args.has("price_month", "price_hour"):
         example = args.gpu and catalog.prices.example_month(args.gpu)
-        if not example and not ex.setups and (price_asked or not args.has("duration", "egress")):
+        # «у вас за исходящий трафик тоже доплачивать?»: the allowance, not a sum to compute
+        traffic = args.has("egress") and not args.has("duration") and not ex.request
+        if (
+            not example
+            and not ex.setups
+            and not traffic
+            and (price_asked or not args.has("duration", "egress"))
+        ):
             out.append("price")  # usages weighed side by side: their GPU-hours decide
     if (
         tool in (ToolName.vram_inference, ToolName.gpu_fit)
