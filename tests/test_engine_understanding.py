@@ -330,6 +330,26 @@ def test_two_fine_tuning_methods_are_both_computed_and_the_one_that_fits_leads(
     assert a.answer.startswith("Подойдёт LoRA; полное дообучение не поместится")
 
 
+def test_a_method_chosen_for_memory_says_what_it_costs_beyond_memory(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer("дообучить llama 3.3 70b на одной h100. lora или qlora? бюджет мал")
+    assert tools(a) == ["vram_training", "vram_training"]  # the budget is no cost question
+    lead = a.answer.split("\n\n")[0]
+    assert lead.startswith("Подойдёт QLoRA") and "скорост" in lead  # the QLoRA entry's price
+    assert "qlora" in [c.slug for c in a.citations]
+
+
+def test_methods_weighed_with_no_card_lead_with_the_lighter_and_what_it_gives(
+    fast_pipeline: Pipeline,
+) -> None:
+    q = "каждому клиенту свою донастройку llama 3 8b: full fine-tune или lora?"
+    a = fast_pipeline.answer(q)
+    lead = a.answer.split("\n\n")[0].replace("\u00a0", " ")
+    assert lead.startswith("Меньше всего памяти нужно с LoRA: около 17,3 ГБ против 128 ГБ")
+    assert "подменять" in lead and "lora" in [c.slug for c in a.citations]
+
+
 def test_a_price_word_beside_a_model_to_fit_is_a_reason_not_a_sum(fast_pipeline: Pipeline) -> None:
     q = "запустить qwen3 32b в bf16 на одной карте: l40s или h100? l40s дешевле"
     a = fast_pipeline.answer(q)

@@ -18,6 +18,7 @@ from pathlib import Path
 from assistant.answer import diagnosis, evidence, failures
 from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth, sheets_stated
 from assistant.answer.calculations.display import build_display
+from assistant.answer.calculations.methods import method_reason
 from assistant.answer.calculations.questions import notes
 from assistant.answer.calculations.text import answer_text, uniform_verdict
 from assistant.answer.cards import CardAnswers
@@ -143,7 +144,13 @@ class Answerer:
             sheet = self.entries.get(sheet_slug(gpu.id))
             if sheet is not None and sheet not in sources:
                 sources = (*sources, sheet)
-        tool_text = answer_text(outcome, self.catalog, then, speed=speed)
+        reason = ""
+        weighed = method_reason(outcome.stated, self.entries)  # «QLoRA … ценой скорости»
+        if weighed is not None:
+            entry, sentence = weighed
+            sources = sources if entry in sources else (*sources, entry)
+            reason = with_marker(standalone(entry, sentence), sources.index(entry) + 1)
+        tool_text = answer_text(outcome, self.catalog, then, speed=speed, reason=reason)
         ctx = AnswerContext(
             route=route,
             message=text,

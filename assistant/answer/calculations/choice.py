@@ -55,6 +55,29 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     return head + "".join(notes) + _between(fitting, catalog, speed)
 
 
+def lighter_lead(results: Sequence[ToolResult]) -> str:
+    """Fine-tuning methods weighed with no card named («full fine-tune или LoRA?»): which needs
+    less memory, and both figures — «Меньше всего памяти нужно с LoRA: около 17,3 ГБ против
+    128 ГБ (полное дообучение).» "" unless the results differ by method only."""
+    methods = [str(r.inputs.get("method") or "full") for r in results]
+    if len(results) < 2 or any(r.tool != "vram_training" for r in results):
+        return ""
+    if len(set(methods)) != len(methods) or any(_verdict(r) for r in results):
+        return ""  # a card named: choice_lead says which fits
+    need = [r.values.get("per_gpu_gb") for r in results]
+    if not all(isinstance(x, int | float) for x in need):
+        return ""
+    gb = [float(x) for x in need if isinstance(x, int | float)]
+    best = gb.index(min(gb))
+    rest = ", ".join(
+        f"{gb_text(gb[i])} ({_METHOD_NAME[methods[i]]})" for i in range(len(gb)) if i != best
+    )
+    who = (
+        "с " + _METHOD_NAME[methods[best]] if methods[best] != "full" else "для полного дообучения"
+    )
+    return f"Меньше всего памяти нужно {who}: около {gb_text(gb[best])} против {rest}."
+
+
 def cache_lead(results: Sequence[ToolResult], catalog: Catalog) -> str:
     """Two models' KV caches side by side («почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»):
     each one's size, and what sets it apart — the KV heads (grouped-query attention keeps fewer

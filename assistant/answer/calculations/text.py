@@ -12,6 +12,7 @@ from typing import Any
 from assistant.answer.calculations.choice import (
     cache_lead,
     choice_lead,
+    lighter_lead,
     rental_lead,
     usage_lead,
 )
@@ -127,10 +128,13 @@ def count_first(r: ToolResult) -> str:
     return _moved_first(r, "С запасом хватит ", "С запасом хватит ", "Понадобится ")
 
 
-def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bool = False) -> str:
+def answer_text(
+    outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bool = False, reason: str = ""
+) -> str:
     """The calculation's text; `then`: a cited sentence that follows the first result's figures
     (the MoE entry's «все эксперты должны помещаться в память GPU»); `speed`: the customer
-    wants fast generation (what decides between options that all fit)."""
+    wants fast generation (what decides between options that all fit); `reason`: a cited
+    sentence on what the choice gives beyond memory, after the verdict (the lead without one)."""
     if outcome.rejected:
         return outcome.rejected
     if outcome.missing:
@@ -141,10 +145,12 @@ def answer_text(outcome: Outcome, catalog: Catalog, then: str = "", *, speed: bo
     stated = outcome.stated
     lead = (
         choice_lead(stated, catalog, speed=speed)
+        or lighter_lead(stated)
         or cache_lead(stated, catalog)
         or rental_lead(stated)
         or usage_lead(stated)
     )
+    lead = " ".join(x for x in (lead, reason) if x)
     fix = " ".join(x for x in (then, remedies(outcome, catalog)) if x)  # LoRA, QLoRA, ZeRO-3
     first = (
         cache_first  # «сколько займёт KV-кэш?»: the cache first
