@@ -105,6 +105,15 @@ def test_moe_total_not_active_parameters_decide_the_fit(pipeline) -> None:
     assert "эксперты" in a.answer and "moe" in cited(a)
 
 
+def test_why_an_moe_does_not_fit_leads_with_every_expert_held(pipeline) -> None:
+    a = pipeline.answer("mixtral 8x7b же активных ~13b, почему в bf16 на 5090 (32гб) не лезет?")
+    text = a.answer.replace("\u00a0", " ")
+    assert "все эксперты" in first_sentence(a) and cited(a)[0] == "moe"
+    assert "46,7 млрд параметров" in text  # all of them, not the 13B active
+    lines = text.split("\n")
+    assert all(lines) and text.count("эксперты должны помещаться") == 1  # said once, no gap
+
+
 def test_kv_cache_question_is_answered_without_asking_the_precision(pipeline) -> None:
     a = pipeline.answer("Сколько займёт KV-кэш у Qwen3 30B-A3B при контексте 32k?")
     lead = first_sentence(a)

@@ -200,11 +200,20 @@ class Answerer:
         why = self._why(outcome, searched, question, slugs)  # «весам нужно параметры × байты»
         if why is not None:
             helps = [why, *helps]
-        picked = tuple(Picked(e, n, (x,)) for n, (e, x) in enumerate(helps, 1) if x)
+        moe = self._experts_held(outcome)  # the cause of an MoE that does not fit: cited first
+        if moe is not None:
+            helps = [(moe, ""), *((e, x) for e, x in helps if e is not moe)]
+        picked = tuple(
+            Picked(e, n, (x,) if x else ()) for n, (e, x) in enumerate(helps, 1) if x or e is moe
+        )
+        experts = with_marker(diagnosis.how_it_helps(moe), 1) if moe is not None else ""
         fix = diagnosis.remedies(outcome, self.catalog)
         failure = u.message.failure  # «max seq len … larger than … KV cache»: the log first
         read = failures.reading(failure) if failure is not None else ""
-        lead = tuple(x for x in (read, diagnosis.cause(stated[0]), fix) if x)
+        cause = (experts, diagnosis.cause(stated[0]))
+        if u.reading.ask is Ask.error_log:  # a pasted log: its figures first, then why so large
+            cause = cause[::-1]
+        lead = tuple(x for x in (read, *cause, fix) if x)
         ctx = AnswerContext(
             route="term",
             message=u.message.text,
@@ -226,6 +235,12 @@ class Answerer:
         # the remedies' own parameters are shown on their cards, though the customer named none
         calls = self._calls(outcome, diagnosis.VARIED)
         return self._finish(ctx, meta, tool_calls=calls)
+
+    def _experts_held(self, outcome: Outcome) -> Entry | None:
+        """«mixtral 8x7b же активных всего 13b — почему не лезет?»: every expert is held in
+        memory, not the active ones; that is the cause, so the MoE entry's sentence leads."""
+        moe = self.entries.get("moe")
+        return moe if moe is not None and _all_experts(outcome, self.catalog) else None
 
     def _how(self, slug: str, searched: Searched, question: str) -> str:
         """A remedy's sentence about memory; for the KV cache, which a long context or many

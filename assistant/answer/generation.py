@@ -115,7 +115,8 @@ class EmbeddedGenerator:
             return self._render("not_found", term=ctx.defined_term, nearest=ctx.entries)
         if ctx.route in ("numeric", "clarify"):
             return self._render("numeric", tool_text=ctx.tool_text, sources=ctx.entries)
-        paragraphs = [paragraph(p) for p in ctx.picked]
+        # an entry whose one sentence leads is cited with no paragraph of its own
+        paragraphs = [text for text in map(paragraph, ctx.picked) if text]
         if ctx.lead:
             paragraphs.insert(0, " ".join(ctx.lead))
         return self._render("answer", paragraphs=paragraphs)
