@@ -210,9 +210,9 @@ class Answerer:
         fix = diagnosis.remedies(outcome, self.catalog)
         failure = u.message.failure  # «max seq len … larger than … KV cache»: the log first
         read = failures.reading(failure) if failure is not None else ""
-        cause = (experts, diagnosis.cause(stated[0]))
-        if u.reading.ask is Ask.error_log:  # a pasted log: its figures first, then why so large
-            cause = cause[::-1]
+        cause = (diagnosis.cause(stated[0]), experts)
+        if u.message.signals.active and u.reading.ask is not Ask.error_log:
+            cause = cause[::-1]  # «активных же всего 13B»: every expert held is what they missed
         lead = tuple(x for x in (read, *cause, fix) if x)
         ctx = AnswerContext(
             route="term",
@@ -238,7 +238,8 @@ class Answerer:
 
     def _experts_held(self, outcome: Outcome) -> Entry | None:
         """«mixtral 8x7b же активных всего 13b — почему не лезет?»: every expert is held in
-        memory, not the active ones; that is the cause, so the MoE entry's sentence leads."""
+        memory, not the active ones; the MoE entry's sentence is cited first, and leads when
+        the customer argued from the active parameters."""
         moe = self.entries.get("moe")
         return moe if moe is not None and _all_experts(outcome, self.catalog) else None
 

@@ -15,6 +15,7 @@ fragments (no anchors, no flags) that the readers compose into their patterns.
     OURS        FullGPU addressed as the owner of what is asked: «у вас», «ваш…», «FullGPU»
     YOU         FullGPU addressed as the one who acts: «вы», «вам», «с вас», «у себя»
     OUR_THING   what FullGPU has, after «ваш…»: «сервер», «тариф», «сеть», «нода», a card
+    ACTIVE      an MoE's active parameters: «активных всего 13B», «active params», «на токен»
 
 Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
 that does.
@@ -51,6 +52,8 @@ OUR_THING = (
     rf"(?:сервер\w*|тариф\w*|{CARD}\w*|сет[иь]\w*|нод\w*|машин\w*|инфраструктур\w*|"
     r"дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
 )
+# the parameters an MoE computes with per token, which a customer takes for what must fit
+ACTIVE = r"актив\w*|active|на (?:каждый |один )?токен\b|per token"
 HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
 DURATION = {
     "hours": rf"{HOUR_WORD}|ч\b|h\b|hours?",

@@ -10,7 +10,15 @@ import re
 from dataclasses import dataclass
 
 from assistant.text.tokens import STOPWORDS, Tokens, fold, tokenize, words
-from assistant.understanding.lexicon import CARD_WORD, DEFINITION, FAST, OPENER, OURS, PRONOUN
+from assistant.understanding.lexicon import (
+    ACTIVE,
+    CARD_WORD,
+    DEFINITION,
+    FAST,
+    OPENER,
+    OURS,
+    PRONOUN,
+)
 
 # Attempts to override instructions or extract the prompt, in Russian and English.
 _INJECTION = re.compile(
@@ -233,6 +241,7 @@ _THROUGHPUT = re.compile(
 )
 
 _FAST = re.compile(FAST)
+_ACTIVE = re.compile(ACTIVE)
 
 
 @dataclass(frozen=True)
@@ -256,6 +265,7 @@ class Signals:
     procedure: bool = False  # «как поднять / установить …»: a setup how-to (_PROCEDURE)
     how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
     code: bool = False  # names an API, a setting or a flag as code (_IDENTIFIER)
+    active: bool = False  # argues from an MoE's active parameters («активных всего 13B»)
     # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
     chat: str = ""
 
@@ -293,6 +303,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         procedure=bool(_PROCEDURE.search(t)),
         how_to=bool(_HOW_TO.search(t)),
         code=bool(_IDENTIFIER.search(text)),
+        active=bool(_ACTIVE.search(t)),
     )
 
 

@@ -218,3 +218,17 @@ def test_small_talk_is_recognised(text: str, chat: str) -> None:
 )
 def test_a_question_after_small_talk_is_a_question(text: str) -> None:
     assert not signals(text).greeting
+
+
+@pytest.mark.parametrize(
+    ("text", "active"),
+    [
+        ("mixtral 8x7b же активных ~13b, почему в bf16 на 5090 не лезет?", True),
+        ("у Qwen3 30B-A3B 3B active params — хватит 24 ГБ?", True),
+        ("считается же только 13B на токен, влезет в 4090?", True),
+        ("vllm падает с out of memory на Mixtral 8x7B на одной L40S", False),
+        ("сколько токенов в секунду даст H100?", False),
+    ],
+)
+def test_arguing_from_an_moes_active_parameters_is_read(text: str, active: bool) -> None:
+    assert signals(text).active is active
