@@ -197,7 +197,13 @@ def test_an_either_or_question_asks_neither_yes_nor_no() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["vllm это чё за зверь?", "all-reduce что это такое, постоянно в логах nccl вижу"]
+    "text",
+    [
+        "vllm это чё за зверь?",
+        "all-reduce что это такое, постоянно в логах nccl вижу",
+        "OAM — чо за зверь? увидел в описании амд карт",
+        "nvswitch это вообще что и зачем он в серверах нужен",
+    ],
 )
 def test_a_definition_asked_as_people_write_it(text: str) -> None:
     """Read as a definition, its answer opens with what the entry is, not another sentence."""
