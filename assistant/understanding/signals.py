@@ -137,13 +137,13 @@ _IDENTIFIER = re.compile(
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|--[a-z][\w-]+|[a-z_]\w*\(\))(?![\w])"
 )
 _GREETING = re.compile(
-    r"^(?:привет\w*|здравств\w*|здрас\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|салют|ку|"
-    r"доброго времени суток|приветики|алло|good (?:morning|afternoon|evening))\b"
+    r"^(?:прив(?:ет\w*|ки)?|здравств\w*|здрас\w*|добр\w+ (?:день|утро|вечер)|хай|hi|hello|hey|"
+    r"салют|ку|доброго времени суток|алло|good (?:morning|afternoon|evening))\b"
 )
 _HELP = re.compile(
     r"что (?:ты |вы )?(?:вообще )?(?:умеешь|умеете|можешь|можете)|(?:ты|вы) что (?:вообще )?"
     r"(?:умеешь|умеете|можешь|можете)|(?:с )?чем (?:ты |вы )?(?:можешь |можете )?помочь|"
-    r"кто ты|ты кто|(?<!за )помощь|help|"
+    r"кто ты|ты (?:вообще )?кто|(?<!за )помощь|help|"
     r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь|what can you do|who are you"
 )
 # is anyone there, who answers — the whole message: «вы тут?», «ты бот?», «можно вопрос?»
@@ -174,7 +174,7 @@ _PRAISE = re.compile(
 # «ты бот?» is answered as asked (a program, not a person), «как дела?» with a word back
 _BOT = re.compile(r"(?:бот|робот|человек|нейросеть|\bии\b|\bai\b|are you (?:a )?bot)")
 _HOW_ARE_YOU = re.compile(r"как (?:дела|жизнь|поживаешь|поживаете|ты)\b|how are you")
-CHATS = ("hello", "help", "thanks", "praise", "bye", "bot", "how")
+CHATS = ("hello", "help", "thanks", "glad", "praise", "bye", "bot", "how")
 # what may follow thanks or a greeting and still ask nothing: «спасибо, всё ясно!»
 _ACK = frozenset(
     "все всё ясно понятно понял поняла разобрался разобралась ок окей хорошо отлично супер "
@@ -278,7 +278,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
     acknowledged = all(w in _ACK for w in words(rest))
     opened = _GREETING.match(t) or _THANKS.match(t) or (_THANKS_WORD.search(t) and n_words <= 6)
     small_talk = bool(opened) and (len(words(rest)) <= 1 or acknowledged)
-    help_asked = bool(_HELP.search(rest) and len(words(rest)) <= 6)
+    help_asked = bool(_HELP.search(rest) and len(words(rest)) <= 8)
     help_asked = help_asked or bool(_PRESENCE.fullmatch(rest.strip(" ,!?.")))
     bye = bool(_BYE.match(t)) and len(words(t)) <= 5
     praise = bool(_PRAISE.search(t)) and len(words(t)) <= 6 and not _DOMAIN.search(t)
@@ -321,7 +321,7 @@ def _chat(t: str, help_asked: bool, bye: bool, praise: bool) -> str:
     if help_asked and _HOW_ARE_YOU.search(t):
         return "how"
     if (_THANKS.match(t) or _THANKS_WORD.search(t)) and not help_asked:
-        return "praise" if praise else "thanks"
+        return "glad" if praise else "thanks"  # «заработало, спс»: «Пожалуйста! Рад, что…»
     if praise:
         return "praise"
     return "help" if help_asked and not _GREETING.match(t) else "hello"

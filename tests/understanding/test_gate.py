@@ -201,6 +201,9 @@ def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
         ("а ты человек или робот?", "bot"),
         ("можно вопрос?", "help"),
         ("помогите пожалуйста", "help"),
+        ("прив! ты вообще кто и чем можешь помочь?", "hello"),
+        ("всё, заработало, спс огромное 🙏", "glad"),  # thanks and praise: «Пожалуйста, рад…»
+        ("вы лучшие", "praise"),
     ],
 )
 def test_small_talk_is_recognised(text: str, chat: str) -> None:
@@ -232,3 +235,7 @@ def test_a_question_after_small_talk_is_a_question(text: str) -> None:
 )
 def test_arguing_from_an_moes_active_parameters_is_read(text: str, active: bool) -> None:
     assert signals(text).active is active
+
+
+def test_a_word_that_starts_like_a_greeting_is_no_greeting() -> None:
+    assert not signals("привязать gpu к vm — как?").greeting
