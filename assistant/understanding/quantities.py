@@ -112,7 +112,7 @@ _KV_BEFORE = re.compile(r"(?<![\w])(?:kv|кв|кэш\w*|кеш\w*|cache)(?![\w])
 def _precisions(t: str, out: Found) -> None:
     found: list[tuple[int, str, bool]] = []
     for name, pattern in _PRECISION_PATTERNS:
-        for m in re.finditer(rf"(?<![\w]){pattern}(?![\w])", t):
+        for m in re.finditer(rf"(?<![\w])(?:{pattern})(?![\w])", t):
             is_kv = bool(_KV_BEFORE.search(t[max(0, m.start() - 25) : m.start()]))
             found.append((m.start(), name, is_kv))
     found.sort()

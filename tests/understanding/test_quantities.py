@@ -9,7 +9,7 @@ import pytest
 from assistant.text.numbers import normalise
 from assistant.understanding.quantities import Extraction
 from assistant.understanding.quantities import extract as extract_with
-from tests.helpers import CATALOG
+from tests.helpers import CATALOG, read
 
 
 def extract(text: str) -> Extraction:
@@ -349,3 +349,19 @@ def test_usages_joined_by_or_are_read_each_with_its_own_count() -> None:
     assert [(s.gpus, s.duration, s.unit) for s in q.setups] == [(8, 10, "hours"), (1, 80, "hours")]
     assert extract("неделю или месяц?").setups == ()  # no duration read: nothing weighed
     assert extract("8 H100 на неделю: NVLink или PCIe?").setups == ()  # one usage
+
+
+@pytest.mark.parametrize(
+    ("text", "precision", "compared"),
+    [
+        ("Qwen2.5-32B через transformers, torch_dtype=bfloat16, одна L40S: OOM", "bf16", None),
+        ("в 64 битах 5090 дохлая?", None, None),
+        ("у 8-битного float два варианта — какой для чего?", "fp8", None),
+    ],
+)
+def test_a_precision_is_read_from_a_whole_word_only(
+    text: str, precision: str | None, compared: tuple[str, ...] | None
+) -> None:
+    """«bfloat16» holds no «float16» (FP16), «64 битах» no «4 бит» (INT4)."""
+    params = read(text).quantities.params
+    assert params.precision == precision and params.compare_precisions == compared
