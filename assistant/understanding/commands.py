@@ -2,6 +2,8 @@
 
     setup_words("$ vllm serve neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8 --max-model-len 8192")
         → "Meta Llama 3.1 70B Instruct FP8 контекст 8192 токенов"
+    setup_words("vllm serve meta-llama/Llama-3.3-70B-Instruct --quantization fp8")
+        → "Llama 3.3 70B Instruct fp8"
     setup_words('AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B-Instruct",
                  torch_dtype=torch.bfloat16)')
         → "Qwen2.5 32B Instruct bf16"
@@ -27,6 +29,10 @@ _MODEL = re.compile(
 _DTYPE = re.compile(r"(?:torch_dtype|dtype)\s*[= ]\s*(?:torch\.)?[\"']?(\w+)", re.IGNORECASE)
 _DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16"}
 _QUANTISED = re.compile(r"(?<![a-z])(?:awq|gptq|int4|w4a16|bnb[-_ ]?4bit)(?![a-z])", re.IGNORECASE)
+# the weights' format a serving flag asks for: «--quantization fp8», «quantization="awq"»
+_QUANTIZATION = re.compile(r"quantization\s*[= ]\s*[\"']?([\w-]+)", re.IGNORECASE)
+_QUANTIZATIONS = {"fp8": "fp8", "awq": "int4", "gptq": "int4", "bitsandbytes": "int4"}
+_QUANTIZATIONS |= {"modelopt_fp4": "fp4", "nvfp4": "fp4", "mxfp4": "fp4"}
 # the GPUs a command spreads over: vLLM's tensor parallelism, torchrun's processes per node
 _TP = re.compile(
     r"(?:--tensor-parallel-size|-tp|tensor_parallel_size|--nproc[_-]per[_-]node)\s*[= ]\s*(\d+)"
@@ -55,7 +61,10 @@ def setup_words(text: str) -> str:
     dtype = _DTYPE.search(text)
     if dtype and dtype.group(1).lower() in _DTYPES:
         words.append(_DTYPES[dtype.group(1).lower()])
-    if model and _QUANTISED.search(model.group(1)):
+    quantization = _QUANTIZATION.search(text)
+    if quantization and quantization.group(1).lower() in _QUANTIZATIONS:
+        words.append(_QUANTIZATIONS[quantization.group(1).lower()])
+    elif model and _QUANTISED.search(model.group(1)):
         words.append("int4")
     tp = _TP.search(text)
     if tp and int(tp.group(1)) > 1:

@@ -47,3 +47,10 @@ def test_a_command_typed_into_a_sentence_keeps_the_words_after_it() -> None:
     assert "--nproc_per_node" not in kept
     assert "на 8 GPU" in setup_words(line)
     assert without_code("$ torchrun --nproc_per_node 8 train.py --lr 0.95") == ""
+
+
+def test_a_serving_flag_states_the_weights_format() -> None:
+    words = setup_words("vllm serve meta-llama/Llama-3.3-70B-Instruct --quantization fp8")
+    assert words.endswith("fp8")
+    assert setup_words("vllm serve nvidia/Llama-3.1-8B --quantization modelopt_fp4").endswith("fp4")
+    assert "int4" in setup_words('LLM(model="Qwen/Qwen2.5-72B-Instruct", quantization="awq")')
