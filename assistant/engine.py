@@ -106,7 +106,7 @@ class Engine:
             return p.answerer.outside(u, searched, near=True)
         if cards:  # the catalogue answers first
             return p.answerer.gpus(u, searched, history)
-        if u.reading.ask is Ask.provider:  # FullGPU's own sentence first
+        if u.reading.ask is Ask.provider and not searched.scope.beyond:  # FullGPU's sentence
             answer = p.answerer.provider(u, searched, history)
             if answer is not None:
                 return answer

@@ -212,6 +212,21 @@ def test_a_setting_named_as_code_is_declined_with_the_nearest_entries(
 
 @pytest.mark.parametrize(
     "question",
+    [
+        "скиньте пример k8s манифеста чтоб под получил все 8 гпу на вашем сервере",
+        "NCCL_IB_HCA, NCCL_IB_GID_INDEX — что конкретно выставлять на ваших нодах с инфинибендом?",
+    ],
+)
+def test_a_recipe_for_our_servers_is_declined_not_answered_with_our_sentences(
+    pipeline, question: str
+) -> None:
+    # «на вашем сервере» makes it a question about FullGPU, but no sentence of ours answers it
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found" and a.citations
+
+
+@pytest.mark.parametrize(
+    "question",
     ["H20 — сколько у неё памяти против H100?", "какая пропускная способность памяти у RTX A6000?"],
 )
 def test_a_card_the_catalogue_lacks_gets_no_other_cards_figures(pipeline, question: str) -> None:

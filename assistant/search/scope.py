@@ -49,6 +49,9 @@ class Scope:
     confidence: Literal["high", "medium", "low"] = "medium"
     unknown_term: bool = False  # «что такое X» names nothing the glossary mentions (e.g. TPU)
     unlisted_card: bool = False  # names a card the catalogue has no sheet for (H20, A6000)
+    # a recipe, a setup procedure, another vendor's product: no entry answers it however near,
+    # not even FullGPU's own sentences («скиньте k8s-манифест под 8 гпу на вашем сервере»)
+    beyond: bool = False
 
 
 def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
@@ -276,7 +279,7 @@ def _decide(
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
     if not message.log and _outside(message, question, vocabulary, retrieval, unlisted):
-        return Scope(in_scope=False, near_domain=True)  # a pasted log is a problem: ours
+        return Scope(in_scope=False, near_domain=True, beyond=True)  # a pasted log is ours
     named = _named(retrieval, sig, question)
     # the rules read their own few facts (gathering every fact costs ~50 µs more a question);
     # «что такое X» for an X no entry names is refused whatever is decided (answer/answerer.py

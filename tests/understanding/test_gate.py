@@ -121,6 +121,7 @@ def test_a_setup_procedure_is_marked_for_scope_to_check_its_tool() -> None:
     assert signals("как поднять opensm subnet manager на свитче?").procedure
     assert signals("nvidia-smi показывает ERR! в колонке Fan — что делать по шагам?").procedure
     assert signals("какие sysctl и hugepages выставить на ноде?").procedure
+    assert signals("NCCL_IB_HCA — что конкретно выставлять на ваших нодах?").procedure
     assert not signals("чем FP8 отличается от BF16?").procedure
 
 
