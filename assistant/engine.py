@@ -100,6 +100,8 @@ class Engine:
         searched = p.lookup.find(u.message, text, history)
         if u.plan is not None:  # a problem with figures: the calculation is its cause
             return p.answerer.problem(u, p.calculations.compute(u.plan), searched, history)
+        if searched.scope.unstated:  # «сколько CUDA-ядер у 5090?»: no sheet or entry says
+            return p.answerer.outside(u, searched)
         cards = u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison)
         if cards and searched.scope.unlisted_card and "offered" not in u.reading.fields:
             # «H20 — сколько у неё памяти против H100?»: no sheet has the card asked about

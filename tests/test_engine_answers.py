@@ -213,6 +213,34 @@ def test_a_setting_named_as_code_is_declined_with_the_nearest_entries(
 @pytest.mark.parametrize(
     "question",
     [
+        "скока cuda ядер у 5090?? в спеках не нашёл",
+        "какая задержка у nvlink между двумя h100, в микросекундах? нужна цифра",
+        "какой минимальный номер драйвера nvidia нужен под CUDA 12.8? типа 570.xx",
+        "какой time to first token будет у llama 3 70b на одной h200, в миллисекундах?",
+    ],
+)
+def test_a_figure_no_entry_states_is_declined(pipeline, question: str) -> None:
+    # the CUDA-cores, NVLink and CUDA entries are near, but none gives such a number
+    a = pipeline.answer(question)
+    assert a.refused and a.route == "not_found" and a.citations
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "как подобрать версию драйвера под нужную версию cuda?",
+        "почему сравнивать карты разных поколений по количеству ядер бессмысленно?",
+    ],
+)
+def test_a_question_about_such_figures_that_an_entry_answers_is_answered(
+    pipeline, question: str
+) -> None:
+    assert not pipeline.answer(question).refused
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "скиньте пример k8s манифеста чтоб под получил все 8 гпу на вашем сервере",
         "NCCL_IB_HCA, NCCL_IB_GID_INDEX — что конкретно выставлять на ваших нодах с инфинибендом?",
     ],

@@ -52,6 +52,7 @@ class Scope:
     # a recipe, a setup procedure, another vendor's product: no entry answers it however near,
     # not even FullGPU's own sentences («скиньте k8s-манифест под 8 гпу на вашем сервере»)
     beyond: bool = False
+    unstated: bool = False  # asks for a figure no near entry gives («задержка NVLink в мкс?»)
 
 
 def _named(retrieval: Retrieval, sig: Signals, question: Tokens) -> list[str]:
@@ -121,6 +122,16 @@ def _outside(
     if _leads_by_full_name(retrieval):
         return False  # «в megatron выставили tensor parallel = 16 … как правильно делить?»
     return _cover(question, retrieval, vocabulary) < HOW_TO_COVER
+
+
+def _states(figure: str, retrieval: Retrieval, vocabulary: Vocabulary) -> bool:
+    """One of the first hits states a figure of the kind asked (lexicon.FIGURES)."""
+    stated = vocabulary.entry_figures
+    return any(figure in stated.get(h.slug, ()) for h in retrieval.hits[:FIGURE_HITS])
+
+
+# the hits searched for a figure: the entries an answer would cite
+FIGURE_HITS = 3
 
 
 def _leads_by_full_name(retrieval: Retrieval) -> bool:
@@ -278,6 +289,8 @@ def _decide(
     sig = message.signals
     if sig.not_ours or not retrieval.hits:
         return Scope(in_scope=False, near_domain=False)
+    if not message.log and sig.figure and not _states(sig.figure, retrieval, vocabulary):
+        return Scope(in_scope=False, near_domain=True, beyond=True, unstated=True)
     if not message.log and _outside(message, question, vocabulary, retrieval, unlisted):
         return Scope(in_scope=False, near_domain=True, beyond=True)  # a pasted log is ours
     named = _named(retrieval, sig, question)

@@ -16,6 +16,7 @@ fragments (no anchors, no flags) that the readers compose into their patterns.
     YOU         FullGPU addressed as the one who acts: «вы», «вам», «с вас», «у себя»
     OUR_THING   what FullGPU has, after «ваш…»: «сервер», «тариф», «сеть», «нода», a card
     ACTIVE      an MoE's active parameters: «активных всего 13B», «active params», «на токен»
+    FIGURES     a kind of figure: how a question asks for it, how a text states it
 
 Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
 that does.
@@ -61,4 +62,31 @@ DURATION = {
     "weeks": r"недел\w*|weeks?",
     "months": r"месяц\w*|мес\b|months?",
     "years": r"год\w*|лет\b|years?",
+}
+
+
+# A kind of figure a customer asks for, and how a text states one: (asked, stated). A question
+# that asks for a figure none of its entries states is not answered by them («сколько CUDA-ядер
+# у 5090?», «задержка NVLink в микросекундах?», «какой номер драйвера под CUDA 12.8?»).
+_UNIT_TIME = r"(?:мс|мкс|нс|ms|µs|us|ns|миллисекунд\w*|микросекунд\w*|наносекунд\w*)"
+_LATENCY = (
+    r"(?:задержк\w*|латентн\w*|latency|ttft|time to first token|времен?\w* до перв\w* токен\w*)"
+)
+_COUNTED = r"(?:ядер|ядра|cores?|sm|мультипроцессор\w*|транзистор\w*)"
+_VERSIONED = r"(?:драйвер\w*|cuda|куд[аыу]|rocm|nccl)"
+FIGURES: dict[str, tuple[str, str]] = {
+    "latency": (
+        rf"{_LATENCY}[^.?!]{{0,60}}(?:в {_UNIT_TIME}|сколько {_UNIT_TIME}|цифр\w*|в числах)|"
+        rf"(?:в|сколько) {_UNIT_TIME}[^.?!]{{0,60}}{_LATENCY}",
+        rf"\d[\d.,]*\s?{_UNIT_TIME}(?!\w)",
+    ),
+    "count": (
+        rf"(?:сколько|скока|скок)\s+(?:[\w-]+\s+){{0,2}}?{_COUNTED}\s+(?:у|в|на)\s",
+        rf"\d[\d\s]*\s(?:\w+\s)?{_COUNTED}(?!\w)",
+    ),
+    "version": (
+        rf"(?:какой|какая|какую|минимальн\w*)\s+(?:[\w-]+\s+){{0,2}}?(?:номер|верси)\w*\s+"
+        rf"(?:[\w-]+\s+){{0,2}}?{_VERSIONED}|\b\d{{3}}\.x+\b",
+        rf"{_VERSIONED}\s+\d+\.\d+|верси\w*\s+\d+\.\d+",
+    ),
 }

@@ -15,6 +15,7 @@ from assistant.understanding.lexicon import (
     CARD_WORD,
     DEFINITION,
     FAST,
+    FIGURES,
     OPENER,
     OURS,
     PRONOUN,
@@ -243,6 +244,7 @@ _THROUGHPUT = re.compile(
 
 _FAST = re.compile(FAST)
 _ACTIVE = re.compile(ACTIVE)
+_FIGURE_ASKED = [(kind, re.compile(asked)) for kind, (asked, _) in FIGURES.items()]
 
 
 @dataclass(frozen=True)
@@ -267,6 +269,7 @@ class Signals:
     how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
     code: bool = False  # names an API, a setting or a flag as code (_IDENTIFIER)
     active: bool = False  # argues from an MoE's active parameters («активных всего 13B»)
+    figure: str = ""  # the kind of figure asked for (lexicon.FIGURES): "latency", "count"…
     # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
     chat: str = ""
 
@@ -305,6 +308,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
         how_to=bool(_HOW_TO.search(t)),
         code=bool(_IDENTIFIER.search(text)),
         active=bool(_ACTIVE.search(t)),
+        figure=next((kind for kind, asked in _FIGURE_ASKED if asked.search(t)), ""),
     )
 
 

@@ -11,6 +11,7 @@ from functools import cached_property
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Glossary, normalize_name
 from assistant.text.tokens import STOPWORDS, Tokens, deletes, lemmas, words
+from assistant.understanding.lexicon import FIGURES
 
 # Everyday words of the trade that carry no topic of their own: they must not make a question
 # look like it is about an unknown technology.
@@ -105,6 +106,15 @@ class Vocabulary:
             for e in self.glossary.entries
         }
         return {slug: text | asked[slug] for slug, text in self.entry_text.items()}
+
+    @cached_property
+    def entry_figures(self) -> dict[str, frozenset[str]]:
+        """Slug → the kinds of figure the entry's text states (lexicon.FIGURES)."""
+        stated = [(kind, re.compile(pattern)) for kind, (_, pattern) in FIGURES.items()]
+        return {
+            e.slug: frozenset(kind for kind, p in stated if p.search(e.text.lower()))
+            for e in self.glossary.entries
+        }
 
     def is_typo_of_known(self, word: str) -> bool:
         """Three-letter acronyms are too close to each other («tpu» vs «tdp») to guess typos."""

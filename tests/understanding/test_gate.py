@@ -240,3 +240,20 @@ def test_arguing_from_an_moes_active_parameters_is_read(text: str, active: bool)
 
 def test_a_word_that_starts_like_a_greeting_is_no_greeting() -> None:
     assert not signals("привязать gpu к vm — как?").greeting
+
+
+@pytest.mark.parametrize(
+    ("text", "figure"),
+    [
+        ("скока cuda ядер у 5090?? в спеках не нашёл", "count"),
+        ("какая задержка у nvlink между двумя h100, в микросекундах?", "latency"),
+        ("какой time to first token будет у llama 3 70b, в миллисекундах?", "latency"),
+        ("какой минимальный номер драйвера nvidia нужен под CUDA 12.8?", "version"),
+        ("как подобрать версию драйвера под нужную версию cuda?", ""),
+        ("смогу сам поставить нужную версию драйвера nvidia?", ""),
+        ("кол-во куда ядер вообще важно для ии или пофиг", ""),
+        ("у 5090 сколько памяти", ""),
+    ],
+)
+def test_the_kind_of_figure_asked_for_is_read(text: str, figure: str) -> None:
+    assert signals(text).figure == figure
