@@ -75,9 +75,10 @@ def decide(
     if message.quantities.architecture and not message.models:
         # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with
         return Understanding(Kind.question, message, carried, reading=reading)
-    if message.signals.outside and not (message.gpus or message.models):
+    if message.signals.outside and not message.gpus:
         # «какие лимиты у colab pro+ на гпу, сколько часов в сутки дают»: their hours, not a
-        # GPU-hour sum of ours; the glossary search says it is not covered (search/scope.py)
+        # GPU-hour sum of ours; «хватит ли колаба, чтобы дотюнить мистраль 7б?»: their cards,
+        # which no sheet of ours holds. The glossary search says it is not covered (scope.py)
         return Understanding(Kind.question, message, carried, reading=reading)
     plan = calculation(message, carried, catalog, fill)
     if plan is not None:  # «13B на одной RTX 4090 — реально?»: and if not, what would fit

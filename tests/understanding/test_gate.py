@@ -179,6 +179,17 @@ def test_another_vendors_hours_are_no_gpu_hour_sum_of_ours() -> None:
     assert ours.kind is Kind.calculation
 
 
+def test_another_vendors_card_with_a_model_is_no_calculation_of_ours() -> None:
+    """«хватит ли TPU v5e, чтобы дотюнить mistral 7b?» asks about another vendor's cards, which
+    no sheet of ours holds; with one of our cards named the calculation stays."""
+    from tests.helpers import CATALOG
+
+    tpu = decide(read("хватит ли TPU v5e, чтобы дотюнить mistral 7b?"), Params(), CATALOG)
+    assert tpu.kind is Kind.question and tpu.plan is None
+    ours = decide(read("хватит ли L40S чтобы дотюнить mistral 7b с lora?"), Params(), CATALOG)
+    assert ours.kind is Kind.calculation
+
+
 def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
     """«что лучше взять» with a model named asks for a fit; «что лучше: HBM или GDDR7» compares."""
     from tests.helpers import TOOLBOX
