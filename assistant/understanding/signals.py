@@ -43,7 +43,7 @@ _INJECTION = re.compile(
 _CLOUD_NAMES = (
     r"\baws\b|amazon|azure|google cloud|\bgcp\b|яндекс\w*|yandex|selectel|селектел\w*|vk cloud|"
     r"сбер\w*|cloud\.ru|runpod|vast\.?ai|coreweave|lambda labs|hetzner|гугл\w* (?:клауд|облак)\w*|"
-    r"амазон\w*|ажур\w*"
+    r"амазон\w*|ажур\w*|колаб\w*|кагл\w*|каггл\w*|сейджмейкер\w*"
 )
 _CLOUDS = re.compile(_CLOUD_NAMES)
 # «сколько стоит p5.48xlarge на AWS … как у вас?»: their price is asked, whatever else is
@@ -84,6 +84,8 @@ _FOREIGN = re.compile(
     r"\bascend\b|huawei|colab|kaggle|paperspace|sagemaker|\btriton\b|ansible|"
     r"qualcomm|sambanova|tenstorrent|ponte vecchio|intel (?:data center )?gpu max|\bapple\b|"
     r"macbook|макбук\w*|mps backend|mac studio|мак студи\w*|\bmlx\b|"
+    # …as people spell them in Cyrillic
+    r"\bтпу\b|гауди|хабан\w*|церебрас\w*|"
     # techniques, runtimes and tools no entry describes (the glossary never names them)
     r"flash[- ]?attention\w*|prefix caching|speculative decoding|"
     r"(?:gradient|activation) checkpointing|torch\.compile|\binductor\b|cuda graphs?|\bgguf\b|"

@@ -180,12 +180,17 @@ def test_another_vendors_hours_are_no_gpu_hour_sum_of_ours() -> None:
 
 
 def test_another_vendors_card_with_a_model_is_no_calculation_of_ours() -> None:
-    """«хватит ли TPU v5e, чтобы дотюнить mistral 7b?» asks about another vendor's cards, which
-    no sheet of ours holds; with one of our cards named the calculation stays."""
+    """«хватит ли колаба pro, чтобы дотюнить мистраль 7б?» asks about Colab's cards, which no
+    sheet of ours holds; with one of our cards named the calculation stays."""
     from tests.helpers import CATALOG
 
+    theirs = read("хватит ли колаба pro чтобы дотюнить мистраль 7б, или там карты слабые?")
+    assert theirs.signals.not_ours
+    assert decide(theirs, Params(), CATALOG).kind is Kind.not_ours
     tpu = decide(read("хватит ли TPU v5e, чтобы дотюнить mistral 7b?"), Params(), CATALOG)
     assert tpu.kind is Kind.question and tpu.plan is None
+    moving = read("съезжаю с колаба на ваш сервак с MI355X — какой стек ставить под торч?")
+    assert not moving.signals.not_ours  # our card, asked of us
     ours = decide(read("хватит ли L40S чтобы дотюнить mistral 7b с lora?"), Params(), CATALOG)
     assert ours.kind is Kind.calculation
 
