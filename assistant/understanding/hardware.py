@@ -2,6 +2,7 @@
 
     unknown_gpu("влезет ли 8b на rtx a5000?", out)  → out.params["gpu_label"] = "RTX A5000"
     gpu_memory("a6000 на 48 гб", out)                → out.params["gpu_memory_gb"] = 48
+    gpu_memory("не лезет даже в 24 гига", out)       → out.params["gpu_memory_gb"] = 24
 
 A GPU the catalogue does not know is never replaced by another one: with its memory stated the
 fit is computed for that memory, without it the calculator asks for the memory (solve.py).
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from assistant.understanding.amounts import GPU_MARK, NUM, Found, clean
-from assistant.understanding.lexicon import CARD_WORD
+from assistant.understanding.lexicon import CARD_WORD, FIT
 
 UNKNOWN_MARK = "§u§"
 _BRAND = r"(?:(?:nvidia|amd|geforce|quadro|tesla|radeon|instinct)\s+)*"
@@ -31,6 +32,8 @@ _MEMORY = (
     rf"{_CARD}\s+(?:[\w§]+\s+){{0,2}}?(?:на|с|по)\s+{NUM} ?{_GB}",
     rf"у (?:не[её]|него|карты|каждой|них|нас)\s+(?:\w+\s+)?{NUM} ?{_GB}",
     rf"{NUM} ?{_GB} (?:памяти |видеопамяти |vram )?(?:у|на) (?:одной |каждой )?{_CARD}",
+    # «не лезет даже в 24 гига», «влезет на 80 гб?»: the memory it is fitted into
+    rf"(?<!\w)(?:{FIT}|лез|лаз)\w*\s+(?:ли\s+)?(?:даже\s+|хотя бы\s+)?(?:в|на)\s+{NUM} ?{_GB}",
 )
 
 

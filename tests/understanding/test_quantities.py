@@ -365,3 +365,16 @@ def test_a_precision_is_read_from_a_whole_word_only(
     """«bfloat16» holds no «float16» (FP16), «64 битах» no «4 бит» (INT4)."""
     params = read(text).quantities.params
     assert params.precision == precision and params.compare_precisions == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "memory"),
+    [
+        ("qwen3 30b-a3b в bf16 не лезет даже в 24 гига. почему?", 24),
+        ("можно модельку ужать в int4 чтоб влезла в 24 гига?", 24),
+        ("влезет ли на 80 гб llama 70b в fp8?", 80),
+        ("модели нужно 24 гига, а у нас L40S", None),
+    ],
+)
+def test_the_memory_a_model_is_fitted_into_is_the_cards(text: str, memory: int | None) -> None:
+    assert read(text).quantities.params.gpu_memory_gb == memory
