@@ -115,8 +115,9 @@ def _split(inp: TrainingInput, bd: TrainBreakdown) -> tuple[float, float]:
 def _formula_text(inp: TrainingInput, bd: TrainBreakdown) -> str:
     if inp.method == "full":
         return (
-            "16 байт на параметр: веса BF16 2 + градиенты 2 + мастер-копия FP32 4 + "
-            "два момента Adam 4 + 4"
+            # the optimizer state is named as such: it is what inference never holds
+            "16 байт на параметр: веса BF16 2 + градиенты 2 + состояние оптимизатора 12 "
+            "(мастер-копия FP32 4 + два момента Adam 4 + 4)"
         )
     # the frozen base is most of it: its size tells whether the model loads at all
     base = "BF16, 2 байта" if inp.method == "lora" else "NF4, 0,5 байта"

@@ -104,6 +104,14 @@ def test_unsharded_training_on_several_gpus_names_data_parallelism() -> None:
     assert "полную копию" not in sharded.summary_ru
 
 
+def test_full_training_names_the_optimizer_state_it_adds_to_the_weights() -> None:
+    """«модель же гигов 16 весит — почему OOM при файнтюне?»: gradients and the optimizer
+    state are what training holds beyond the weights; the first sentence names both."""
+    text = TOOLBOX.run("vram_training", {"params_b": 8}).summary_ru
+    first = text.split(". ")[0]
+    assert "градиенты 2" in first and "состояние оптимизатора 12" in first
+
+
 def test_qlora_65b_fits_48gb_like_the_paper() -> None:
     v = run("vram_training", params_b=65, method="qlora", gpu="L40S")  # glossary:qlora
     assert v["fits"] is True
