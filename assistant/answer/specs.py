@@ -206,12 +206,39 @@ def _focus_value(gpu: Gpu, focus: str) -> str:
     return "есть" if gpu.fp4_support else "нет"
 
 
+def _widest(gpus: Sequence[Gpu]) -> str:
+    """The spec the cards differ in most, by the ratio of the larger figure to the smaller:
+    memory for H100 and H200 (141 against 80 ГБ), compute for A100 and H100 (989 against 312
+    TFLOPS, the same 80 ГБ); memory when nothing else differs more."""
+    specs = (
+        ("memory", [g.memory_gb for g in gpus]),
+        ("bandwidth", [g.bandwidth_tbs for g in gpus]),
+        ("compute", [g.bf16_tflops for g in gpus]),
+    )
+    ratios: dict[str, float] = {}
+    for focus, values in specs:
+        known = [v for v in values if v]
+        if len(known) == len(values):
+            ratios[focus] = max(known) / min(known)
+    widest = max(ratios, key=lambda f: ratios[f], default="memory")
+    return widest if ratios.get(widest, 1.0) > ratios.get("memory", 1.0) else "memory"
+
+
 def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequence[str]) -> str:
     """«Главное различие — память: у H100 SXM — 80 ГБ HBM3 и 3,35 ТБ/с [1], у H200 — 141 ГБ
     HBM3e и 4,8 ТБ/с [2].» Each card's figures end with its own sheet's marker."""
-    focus = next((f for f in fields if f in _FOCUS_WORDS), "memory")
-    parts = [
+    asked = next((f for f in fields if f in _FOCUS_WORDS), "")
+    focus = asked or _widest(gpus)
+    lead = f"Главное различие — {_FOCUS_WORDS[focus]}: {_each(gpus, numbers, focus)}."
+    if asked or focus in ("memory", "bandwidth"):
+        return lead
+    # the cards' memory is what a fit question turns on: said in the same sentence even when
+    # it is not the main difference («…; память: у A100 80GB — 80 ГБ HBM2e…»)
+    return f"{lead[:-1]}; память: {_each(gpus, numbers, 'memory')}."
+
+
+def _each(gpus: Sequence[Gpu], numbers: Sequence[int], focus: str) -> str:
+    return ", ".join(
         f"у {short_name(g)} — {_focus_value(g, focus)} [{n}]"
         for g, n in zip(gpus, numbers, strict=True)
-    ]
-    return f"Главное различие — {_FOCUS_WORDS[focus]}: " + ", ".join(parts) + "."
+    )
