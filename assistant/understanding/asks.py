@@ -243,6 +243,9 @@ class Reading:
 def spec_fields(folded: str) -> tuple[str, ...]:
     found = [(m.start(), name) for name, rx in _FIELD_RES if (m := rx.search(folded))]
     names = tuple(name for _, name in sorted(found))
+    if "interconnect" in names and "bandwidth" in names and not _MEMORY_WORD.search(folded):
+        # «суммарная пропускная способность nvlink в стойке nvl72»: the link's, not the memory's
+        names = tuple(n for n in names if n != "bandwidth")
     if _AI_TOPS.search(folded):  # «сколько ai tops у 5090 и сколько это в терафлопсах?»: the
         names = tuple(n for n in names if n != "compute")  # AI TOPS entry states that figure
     if (
@@ -254,6 +257,7 @@ def spec_fields(folded: str) -> tuple[str, ...]:
     return names
 
 
+_MEMORY_WORD = re.compile(r"(?<![\w])(?:памят\w*|hbm\w*|gddr\w*|vram|врам)")
 _AI_TOPS = re.compile(r"(?<![\w])(?:ai[- ]?tops|tops|топс\w*)(?![\w])")
 # precisions whose peak rates the sheets carry (BF16, FP8, FP4) and those they do not
 _SHEET_PRECISION = re.compile(r"(?<![\w])(?:bf ?16|бф ?16|fp ?8|фп ?8|fp ?4|фп ?4|nvfp4)(?![\w])")

@@ -208,3 +208,19 @@ def test_an_either_or_question_asks_neither_yes_nor_no() -> None:
 def test_a_definition_asked_as_people_write_it(text: str) -> None:
     """Read as a definition, its answer opens with what the entry is, not another sentence."""
     assert classify(read(text)).ask is Ask.definition
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("какая суммарная пропускная способность nvlink в стойке gb300 nvl72?", ("interconnect",)),
+        (
+            "какая пропускная способность памяти и nvlink у h200?",
+            ("bandwidth", "memory", "interconnect"),
+        ),
+    ],
+)
+def test_the_bandwidth_of_a_link_is_the_links_not_the_memorys(
+    text: str, fields: tuple[str, ...]
+) -> None:
+    assert classify(read(text)).fields == fields
