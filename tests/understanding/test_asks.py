@@ -30,6 +30,8 @@ def test_a_yes_or_no_about_the_provider(text: str) -> None:
     [
         "вы делите карты через mig или time-slicing? хочу пол-карты подешевле взять",
         "на ваших серверах с mi355x какая сеть между нодами, сколько интерфейсов?",
+        "за исходящий трафик чё-нибудь берёте? мы будем отдавать модельки наружу",
+        "а vGPU профили есть? мне бы четверть карты подешевле для тестов",
     ],
 )
 def test_a_question_put_to_the_provider_or_about_its_servers_asks_the_provider(
