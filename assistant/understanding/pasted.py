@@ -31,7 +31,8 @@ _INLINE = re.compile(
 
 _FAILED = re.compile(
     r"error|exception|fail|fatal|traceback|refused|denied|abort|not compatible|incompatible|"
-    r"not supported|unsupported|too old|insufficient|out of memory",
+    r"not supported|unsupported|too old|insufficient|out of memory|overflow|loss: nan|"
+    r"is disabled|timed out|killed",
     re.IGNORECASE,
 )
 # a whole line in `…`: what a program printed, as the person marked it («`NVIDIA GeForce RTX 5090

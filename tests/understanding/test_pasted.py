@@ -88,3 +88,14 @@ def test_a_whole_line_in_backticks_that_reports_a_failure_is_log() -> None:
     assert "sm_120" in p.log and p.prose == "образ с torch 2.3 + cuda 12.1, на h100 это работало"
     # a command in backticks reports nothing: it stays the person's
     assert pasted("`vllm serve Qwen/Qwen2.5-32B-Instruct --tp 2`\nпочему медленно?").log == ""
+
+
+def test_a_fenced_overflow_with_a_nan_loss_is_log() -> None:
+    text = (
+        "обучаю в fp16 через amp на h100, в логе такое:\n```\n[deepspeed] OVERFLOW! Rank 0 "
+        "Skipping step. Attempted loss scale: 2, reducing to 1\n...\nstep 412 | loss: nan\n```\n"
+        "как лечить?"
+    )
+    p = pasted(text)
+    assert "OVERFLOW" in p.log and "loss: nan" in p.log
+    assert p.prose.splitlines() == ["обучаю в fp16 через amp на h100, в логе такое:", "как лечить?"]
