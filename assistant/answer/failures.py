@@ -32,6 +32,7 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.kv_context: ("kv-cache", "vllm", "quantization"),
     FailureKind.no_kernel_image: ("cuda", "blackwell"),
     FailureKind.host_memory_path: ("nvlink", "pcie-gen5", "nccl"),
+    FailureKind.no_peer_link: ("nvlink", "tensor-parallelism", "pcie-gen5"),
 }
 _FP4_EXPLAINING = ("fp4", "blackwell")
 
@@ -59,6 +60,12 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
         return (  # «у коллег на h100 там NVLS и P2P»: the named card's sheet says why not
             "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM): у "
             f"{gpu.short} нет NVLink, и обмен между картами идёт по медленному пути через CPU."
+        )
+    if f.kind is FailureKind.no_peer_link and gpu is not None and not gpu.nvlink:
+        return (
+            f"По логу карты не обмениваются данными напрямую: у {gpu.short} нет NVLink, поэтому "
+            "обмен между ними при тензорном параллелизме идёт через PCIe — медленнее, и так на "
+            "каждом слое."
         )
     return _READING[f.kind].format(
         tokens=_count(f.tokens, "токенов"), room=_count(f.room, "токенов")
@@ -91,6 +98,14 @@ _READING: dict[FailureKind, str] = {
         # no «P2P»: no entry names it, and the guard rejects a name no source gives
         "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM), а не "
         "напрямую по NVLink: обмен между картами идёт по медленному пути через CPU."
+    ),
+    FailureKind.no_peer_link: (
+        "По логу карты не обмениваются данными напрямую, без NVLink: обмен между ними идёт "
+        "через PCIe, медленнее."
+    ),
+    FailureKind.no_peer_link: (
+        "По логу карты не обмениваются данными напрямую, без NVLink: обмен между ними идёт "
+        "через PCIe, медленнее."
     ),
     FailureKind.kv_context: (
         "По логу KV-кэш на полный контекст модели ({tokens}) не помещается в память, "

@@ -11,7 +11,7 @@ framework was built for (CUDA), PyTorch that sees no GPU on an AMD server (ROCm)
 kernels on a card without them (FP4, FP8, tensor cores), FP16's loss scale at its floor (BF16),
 an uncorrectable ECC error (DCGM), a context too long for the KV cache left (KV cache), a
 framework built without kernels for the card's architecture (CUDA, Blackwell), and NCCL passing
-data between the cards through the host's memory (NVLink, PCIe).
+data between the cards through the host's memory or cards with no direct link (NVLink, PCIe).
 Whether a model fits is the diagnosis's (diagnosis.py); anything else is None.
 """
 
@@ -34,6 +34,7 @@ class FailureKind(StrEnum):
     kv_context = "kv_context"  # the model's context does not fit the KV cache left
     no_kernel_image = "no_kernel_image"  # the build has no kernels for the card's architecture
     host_memory_path = "host_memory_path"  # NCCL between the cards via SHM: no NVLink, no P2P
+    no_peer_link = "no_peer_link"  # the cards cannot reach each other directly (no P2P)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,12 @@ _CARD = re.compile(r"(?:NVIDIA\s+)?([\w .-]{2,40}?) with CUDA capability", re.IG
 # «NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct»: through the host's memory
 _SHM = re.compile(r"NCCL INFO[^\n]*\bvia SHM\b", re.IGNORECASE)
 _DIRECT = re.compile(r"NCCL INFO[^\n]*\bvia (?:P2P|NVLS)\b", re.IGNORECASE)
+# «Custom allreduce is disabled because your platform lacks GPU P2P capability»: no direct link
+_NO_PEER = re.compile(
+    r"lacks GPU P2P|P2P (?:test failed|is not supported|access is not supported)|"
+    r"peer access is not supported|P2P is disabled",
+    re.IGNORECASE,
+)
 _NO_GPU = re.compile(
     r"is_available\(\)\s*\n\s*False|no CUDA GPUs are available|Found no NVIDIA driver|"
     r"Torch not compiled with CUDA",
@@ -141,6 +148,8 @@ def failure(log: str, text: str) -> Failure | None:
         )
     if _SHM.search(log) and not _DIRECT.search(log):
         return Failure(FailureKind.host_memory_path)
+    if _NO_PEER.search(log):
+        return Failure(FailureKind.no_peer_link)
     if _NO_GPU.search(log) and _AMD.search(text):
         return Failure(FailureKind.no_gpu_on_amd)
     return None

@@ -117,3 +117,15 @@ def test_weights_that_fill_several_cards_are_stated_whole_then_per_card(
     per = str(values["weights_per_gpu_gb"]).replace(".", ",")
     lead = a.answer.split(". ")[0]
     assert "из 96\u00a0ГБ" in lead and f"по {per}\u00a0ГБ из 48\u00a0ГБ на каждой из 2 GPU" in lead
+
+
+def test_cards_without_a_direct_link_read_as_no_nvlink_over_pcie() -> None:
+    from assistant.answer.failures import explaining, reading
+    from assistant.understanding.failures import Failure, FailureKind
+    from tests.helpers import CATALOG
+
+    f = Failure(FailureKind.no_peer_link)
+    text = reading(f, CATALOG.gpus["rtx-5090"])
+    assert "нет NVLink" in text and "PCIe" in text and "каждом слое" in text
+    assert "P2P" not in text  # no entry names it: the guard would reject it
+    assert {"nvlink", "pcie-gen5"} <= set(explaining(f))

@@ -93,3 +93,12 @@ def test_nccl_through_the_hosts_memory_is_named_only_without_a_direct_path() -> 
     assert f is not None and f.kind is FailureKind.host_memory_path
     mixed = shm + "\nNCCL INFO Channel 01/0 : 1[1] -> 2[2] via P2P/IPC"
     assert failure(mixed, "лог:\n" + mixed) is None  # the cards also talk directly
+
+
+def test_cards_without_a_direct_link_are_named() -> None:
+    log = (
+        "WARNING [custom_all_reduce.py:133] Custom allreduce is disabled because your platform "
+        "lacks GPU P2P capability or P2P test failed."
+    )
+    f = failure(log, "2x rtx 5090, tp 2:\n" + log)
+    assert f is not None and f.kind is FailureKind.no_peer_link
