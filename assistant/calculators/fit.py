@@ -23,7 +23,15 @@ from assistant.calculators import memory
 from assistant.calculators.base import Arguments, Computation, GpuOption, Tool, Values
 from assistant.calculators.fields import MAX_GPUS, GpuName
 from assistant.calculators.memory import InferenceInput
-from assistant.calculators.units import NBSP, exact_gb_text, gb_text, num, sig, to_gb
+from assistant.calculators.units import (
+    NBSP,
+    PRECISION_LABEL,
+    exact_gb_text,
+    gb_text,
+    num,
+    sig,
+    to_gb,
+)
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.errors import ToolInputError
 
@@ -104,11 +112,12 @@ def _parts(inp: FitInput, catalog: Catalog) -> dict[str, float]:
 
 
 def _what(inp: FitInput, bd: memory.Breakdown) -> str:
-    """«веса 65,52 ГБ (32,76 млрд параметров в BF16), KV-кэш 1,07 ГБ и запас 10–30 %»: the
-    weights in the text, not only in the table (screen readers, previews and copies read it)."""
+    """«веса 65,52 ГБ (32,76 млрд параметров × 2 байта, BF16), KV-кэш 1,07 ГБ и запас 10–30 %»:
+    the weights in the text, not only in the table (screen readers, previews and copies read
+    it), with the rule of thumb they follow, as the VRAM estimate states them."""
     s = (
-        f"веса {exact_gb_text(to_gb(bd.weights_b))} "
-        f"({memory.params_text(bd.params_b)} в {inp.precision.upper()})"
+        f"веса {exact_gb_text(to_gb(bd.weights_b))} ({memory.params_text(bd.params_b)} × "
+        f"{memory.bytes_text(bd.bytes_per_param)}, {PRECISION_LABEL[inp.precision]})"
     )
     if bd.kv is not None:
         s += f", KV-кэш {gb_text(to_gb(bd.kv_b))}"
