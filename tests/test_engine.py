@@ -178,6 +178,20 @@ def test_how_many_cards_is_answered_with_the_count_first(fast_pipeline: Pipeline
     assert "не поместится" in a.answer  # the one-card verdict follows with its figures
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "mistral large 2 в bf16 — сколько гигов займут одни веса?",
+        "сколько весят веса mistral large 2 в bf16",
+    ],
+)
+def test_the_weights_asked_for_come_first(fast_pipeline: Pipeline, question: str) -> None:
+    a = fast_pipeline.answer(question)
+    first = a.answer.split(". ")[0].replace("\u00a0", " ")
+    assert first.startswith("Веса займут") and "245" in first and "2 байта" in first
+    assert "нужно около" in a.answer  # the total with its margin follows
+
+
 def test_a_precision_choice_on_a_card_says_whether_it_computes_fp4(fast_pipeline: Pipeline) -> None:
     a = fast_pipeline.answer("Qwen3 32B на 5090: fp8 или fp4?")
     assert a.answer.startswith("Подойдёт FP4") and "поддерживает FP4 аппаратно" in a.answer

@@ -89,6 +89,7 @@ class Plan:
     remedies: int = 0
     cache_first: bool = False  # «сколько займёт KV-кэш?»: the cache is the answer, not the total
     count_first: bool = False  # «сколько H100 нужно?»: the cards it takes are the answer
+    weights_first: bool = False  # «сколько займут одни веса?»: the weights are the answer
 
 
 def choose_tool(
@@ -426,6 +427,7 @@ def _plan(
         price_asked=price_asked,
         cache_first=cache_first,
         count_first=tool == ToolName.gpu_fit and ex.count_asked,
+        weights_first=tool == ToolName.vram_inference and ex.weights_asked and not cache_first,
     )
 
 

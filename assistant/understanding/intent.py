@@ -128,6 +128,18 @@ def count_asked(t: str) -> bool:
     return bool(_COUNT_ASKED.search(t))
 
 
+# «сколько гигов займут одни веса?», «пока только веса интересуют»: the weights are the answer
+_WEIGHTS_ASKED = re.compile(
+    r"(?<![\w])(?:одни|только|чисто|сами|голые) веса|"
+    r"(?:займут|занимают|весят|будут весить) (?:\w+ )?(?:одни |сами |только )?веса|"
+    r"веса (?:займут|занимают|весят|сколько)"
+)
+
+
+def weights_asked(t: str) -> bool:
+    return bool(_WEIGHTS_ASKED.search(t)) and not _KV_ASKED.search(t)
+
+
 def kv_asked(t: str) -> bool:
     return (bool(_KV_ASKED.search(t)) or architecture(t)) and not _WHOLE.search(t)
 

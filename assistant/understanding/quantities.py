@@ -68,6 +68,7 @@ class Extraction:
     per_card: bool = False  # «сколько весов на каждую карту?»
     verdict: bool = False  # «поместится?», «хватит?»: asks whether it fits
     kv_asked: bool = False  # «сколько займёт KV-кэш?»: the cache, whatever the weights' precision
+    weights_asked: bool = False  # «сколько займут одни веса?»: the weights, not the total
     architecture: bool = False  # «сколько слоёв и kv-голов у …?»: the model's attention shape
     count_asked: bool = False  # «сколько H100 нужно?»: the number of cards is the answer
     notes: tuple[str, ...] = ()
@@ -355,6 +356,7 @@ def extract_normalised(
         per_card=intent.per_card(t),
         verdict=intent.verdict(t),
         kv_asked=intent.kv_asked(t),
+        weights_asked=intent.weights_asked(t),
         architecture=intent.architecture(t),
         count_asked=intent.count_asked(t),
         notes=tuple(out.notes),

@@ -122,3 +122,19 @@ def test_a_models_bare_cache_is_its_kv_cache_not_a_cards_l2() -> None:
 )
 def test_a_models_shape_is_asked_only_when_no_figure_is_given(text: str, asked: bool) -> None:
     assert intent.architecture(normalise(text).lower()) is asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("mistral large 2 в bf16 — сколько гигов займут одни веса?", True),
+        ("скок врам надо qwen 72b в fp8? пока только веса интересуют", True),
+        ("сколько весят веса llama 70b", True),
+        ("сколько памяти нужно llama 70b в bf16", False),
+        ("сколько займёт kv-кэш и веса у qwen 32b", False),  # the cache is asked too
+    ],
+)
+def test_the_weights_alone_asked(text: str, asked: bool) -> None:
+    from assistant.understanding.intent import weights_asked
+
+    assert weights_asked(text) is asked

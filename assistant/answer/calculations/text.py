@@ -122,6 +122,12 @@ def cache_first(r: ToolResult) -> str:
     return _moved_first(r, "KV-кэш для", " — около", " займёт около")
 
 
+def weights_first(r: ToolResult) -> str:
+    """«сколько займут одни веса?»: «Веса займут 245,2 ГБ (122,6 млрд параметров × 2 байта,
+    BF16). Для … нужно около …» — the weights' sentence first, as the answer it is."""
+    return _moved_first(r, "Веса — ", "Веса — ", "Веса займут ")
+
+
 def count_first(r: ToolResult) -> str:
     """«сколько H100 нужно под 405B?»: the cards it takes first — «Понадобится 16 × H100 SXM
     (около 55–67 ГБ на GPU). На одну … не поместится: …»; one card that fits says so as is."""
@@ -157,6 +163,8 @@ def answer_text(
         if outcome.plan.cache_first
         else count_first  # «сколько H100 нужно?»: the cards first
         if outcome.plan.count_first
+        else weights_first  # «сколько займут одни веса?»: the weights first
+        if outcome.plan.weights_first
         else None
     )
     if first is not None and stated:  # each model's cache first, when models are compared
