@@ -65,7 +65,8 @@ def cause(first: ToolResult) -> str:
     memory for the cache blocks»): that is the cause, so it is said first."""
     v, gib = first.values, bool(first.inputs.get("gib"))
     text = first.summary_ru  # gpu_fit opens with the verdict: «На одну H100 не поместится: …»
-    if first.tool == "vram_training" and v.get("fits") is False:  # training opens with the need
+    # training opens with the need; a problem reported on no card named ran out of memory too
+    if first.tool == "vram_training" and v.get("fits") is not True:
         text = _whole_on_each_first(text)
         text = f"{_SHORT}: {text[0].lower()}{text[1:]}"
     weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))

@@ -88,6 +88,18 @@ def test_ddp_out_of_memory_on_every_card_leads_with_the_full_copy_each_holds(
     assert "каждый из 8 GPU хранит полную копию" in lead and f"{per} ГБ на GPU" in lead
 
 
+def test_ddp_out_of_memory_on_cards_named_by_memory_leads_with_the_full_copy(
+    fast_pipeline: Pipeline,
+) -> None:
+    """«8 карт по 80гб»: no card of the catalogue, so no verdict; the OOM is the customer's."""
+    a = fast_pipeline.answer(
+        "полный файнтюн llama 70b, 8 карт по 80гб = 640 гигов, торч DDP, и всё равно OOM на "
+        "первой же итерации на каждой карте. как так, памяти же в сумме куча"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "каждый из 8 GPU хранит полную копию" in lead and "1 130 ГБ на GPU" in lead
+
+
 def test_zero_2_out_of_memory_leads_with_the_weights_it_leaves_whole(
     fast_pipeline: Pipeline,
 ) -> None:
