@@ -342,20 +342,26 @@ _WHO = (
 
 
 def batch(t: str, out: Found) -> None:
+    """«батч 8», «40 одновременных запросов», «юзеров человек 8»; of several loads named («пока
+    2-3 юзера всё ок, а как набегает человек 40»), the largest: the one that must be served."""
     m = re.search(r"(?:батч\w*|batch(?: size)?|бач\w*)(?: размер\w*)? ?(?:в|=|:|из|на)? ?(\d+)", t)
-    m = m or re.search(
-        rf"(?<!\d)(\d+) (?:одновременн\w* |параллельн\w* )?{_WHO}(?!\w)"
-        r"(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))",
-        t,
-    )
-    m = m or re.search(_WHO_FIRST, t)
-    if m:
+    found = [m] if m else [*_COUNTED.finditer(t), *_WHO_FIRST.finditer(t), *_AT_ONCE.finditer(t)]
+    if found:
+        m = max(found, key=lambda x: count(x.group(1)))
         out.params["batch"] = signed(t, m.start(1), count(m.group(1)))
+
+
+_COUNTED = re.compile(
+    rf"(?<!\d)(\d+) (?:одновременн\w* |параллельн\w* )?{_WHO}(?!\w)"
+    r"(?! ?(?:в|/) ?(?:секунд|сек|s\b|минут|час))"
+)
+# «когда пошло 50+ одновременно»: a load written with «одновременно» alone
+_AT_ONCE = re.compile(r"(?<![\d.])(\d+)\+? (?:одновременно|параллельно)(?!\w)")
 
 
 # «юзеров человек 8», «пользователей до 20, контекст 8k»: the count after the word, and nothing
 # after the count but the end, a comma or «одновременно» (not «сессии 2 часа»)
 _WHO_FIRST = re.compile(
     rf"(?<![\w]){_WHO}(?: человек)? (?:около |примерно |где-то |до |~ ?)?(\d{{1,7}})"
-    r"(?=\s*(?:$|[,;!?)]|\.(?!\d)|одновременн|параллельн|человек))"
+    r"(?=\s*(?:$|[,;!?)]|[—–-]\s|\.(?!\d)|одновременн|параллельн|человек))"
 )

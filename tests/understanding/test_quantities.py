@@ -378,3 +378,16 @@ def test_a_precision_is_read_from_a_whole_word_only(
 )
 def test_the_memory_a_model_is_fitted_into_is_the_cards(text: str, memory: int | None) -> None:
     assert read(text).quantities.params.gpu_memory_gb == memory
+
+
+@pytest.mark.parametrize(
+    ("text", "batch"),
+    [
+        ("пока 2-3 юзера всё ок, а как набегает человек 40 — память кончается", 40),
+        ("пока юзеров 5-10 всё ок, а когда пошло 50+ одновременно — всё висит", 50),
+        ("8 запросов по 8k контекста, llama 8b", 8),
+        ("батч 4, а пользователей 100", 4),  # a batch named is the batch
+    ],
+)
+def test_of_several_loads_the_largest_is_served(text: str, batch: int) -> None:
+    assert read(text).quantities.params.batch == batch
