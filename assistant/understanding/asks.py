@@ -115,10 +115,16 @@ _ERROR_LOG = re.compile(
 )
 # does not fit, ran out of memory: a memory symptom, and so a problem
 _NO_FIT = r"oom|out of memory|не (?:влеза|помеща|умеща)\w*|не влез\w*|не лез\w*"
+# «куда память делась?», «память вся забита»: where it went is the question, a symptom
+_MEMORY_GONE = (
+    r"куда (?:\w+ )?(?:делась|девается|уходит|ушла|пропала|пропадает) (?:вся )?(?:видео)?памят\w*|"
+    r"(?:видео)?памят\w* (?:вся )?(?:уходит|ушла|пропадает|пропала|девается|делась|забит\w*)"
+)
+_GONE = re.compile(rf"(?<![\w])(?:{_MEMORY_GONE})")
 _OUT_OF_MEMORY = re.compile(
     rf"(?<![\w])(?:{_NO_FIT}|outofmemory\w*|по памяти|памяти не хват\w*|"
     r"не хватает (?:видео)?памяти|памят\w* (?:за)?конч\w*|(?:за)?конч\w* памят\w*|"
-    r"no available memory)"
+    rf"no available memory|{_MEMORY_GONE})"
 )
 _PROBLEM = re.compile(
     rf"(?<![\w])(?:{_NO_FIT}|пада\w*|упал\w*|вылета\w*|крашит\w*|"
@@ -372,7 +378,7 @@ def classify(message: ParsedMessage) -> Reading:
         if "compute" in fields and not yes_no:  # «сколько у b300 в fp4 в тфлопсах?»: FP4 is
             fields = tuple(f for f in fields if f not in ("fp4", "fp8"))  # the figure's precision
         return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed, sparse=sparse)
-    if _PROBLEM.search(t):
+    if _PROBLEM.search(t) or _GONE.search(t):
         return _problem(message)
     yes_no = _yes_no(t)
     # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной

@@ -226,3 +226,12 @@ def test_the_bandwidth_of_a_link_is_the_links_not_the_memorys(
     text: str, fields: tuple[str, ...]
 ) -> None:
     assert classify(read(text)).fields == fields
+
+
+def test_where_the_memory_went_is_a_memory_problem() -> None:
+    reading = classify(read("гпу же 80 гиг, модель 16, куда память делась?"))
+    assert reading.ask is Ask.problem and reading.memory
+    assert classify(read("через qlora 65B дообучали на одной карте? на какой по памяти")).ask in (
+        Ask.fact,
+        Ask.other,
+    )
