@@ -196,7 +196,8 @@ class Answerer:
             return self.numeric(u, outcome, history)
         question = searched.question.text
         slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]
-        helps = [(self.entries[s], self._how(s, searched, question)) for s in slugs[:3]]
+        load = diagnosis.cache_outgrows(stated[0])  # «на 40 юзерах память кончается»
+        helps = [(self.entries[s], self._how(s, searched, question, load)) for s in slugs[:3]]
         why = self._why(outcome, searched, question, slugs)  # «весам нужно параметры × байты»
         if why is not None:
             helps = [why, *helps]
@@ -243,12 +244,15 @@ class Answerer:
         moe = self.entries.get("moe")
         return moe if moe is not None and _all_experts(outcome, self.catalog) else None
 
-    def _how(self, slug: str, searched: Searched, question: str) -> str:
+    def _how(self, slug: str, searched: Searched, question: str, load: bool = False) -> str:
         """A remedy's sentence about memory; for the KV cache, which a long context or many
-        requests make large, the sentence that answers the question (what it grows with)."""
+        requests make large, the sentence that answers the question (what it grows with);
+        `load`: the cache outgrew the weights with many requests, the sentence saying so."""
         entry = self.entries[slug]
         if slug != diagnosis.CACHE:
             return diagnosis.how_it_helps(entry)
+        if load and (grows := diagnosis.grows_with_load(entry)):
+            return grows
         found = evidence.answering(
             self.bank, self.entries, [slug], searched.retrieval, question, past_definition=True
         )

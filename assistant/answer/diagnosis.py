@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from assistant.answer.compose import is_reference, standalone
 from assistant.calculators.base import ToolResult
-from assistant.calculators.memory import range_text
+from assistant.calculators.memory import range_text, sequences
 from assistant.calculators.training import WHOLE_ON_EACH
 from assistant.calculators.units import gb_text
 from assistant.corpus.catalog import Catalog
@@ -41,6 +41,7 @@ VARIED = ("precision", "method", "sharding", "gpus")  # what a remedy changes: i
 _SHORT = "Скорее всего, не хватает видеопамяти"
 _MOSTLY = 0.75  # weights over this share of a card's memory leave little for the KV cache
 _MEMORY = re.compile(r"(?<![\w])(?:видео)?памят", re.IGNORECASE)
+_LOAD = re.compile(r"числом одновременных запросов")  # the KV-cache entry's words
 
 
 def fits(r: ToolResult) -> bool:
@@ -69,6 +70,16 @@ def cause(first: ToolResult) -> str:
     if first.tool == "vram_training" and v.get("fits") is not True:
         text = _whole_on_each_first(text)
         text = f"{_SHORT}: {text[0].lower()}{text[1:]}"
+    if cache_outgrows(first):  # «на 40 юзерах память кончается»: the cache, not the weights
+        kv, w = (
+            gb_text(_float(v.get("kv_cache_gb")), gib),
+            gb_text(_float(v.get("weights_gb")), gib),
+        )
+        load = int(_float(first.inputs.get("batch")))
+        return (
+            f"Скорее всего, память занимает KV-кэш: на {sequences(load)} он требует {kv} — больше, "
+            f"чем сами веса ({w}). {text}"
+        )
     weights, memory = _float(v.get("weights_per_gpu_gb")), _float(v.get("gpu_memory_gb"))
     if memory and _MOSTLY <= weights / memory < 1:  # the cause itself, before its figures
         share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
@@ -78,6 +89,14 @@ def cause(first: ToolResult) -> str:
             share = f"{whole} (по {share} на каждой из {n} GPU)"
         return f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места. {text}"
     return text
+
+
+def cache_outgrows(r: ToolResult) -> bool:
+    """Many requests at once whose KV cache needs more than the weights: what grows with the
+    load is the cache, so it is the cause of memory running out as users come."""
+    batch = _float(r.inputs.get("batch"))
+    kv, weights = _float(r.values.get("kv_cache_gb")), _float(r.values.get("weights_gb"))
+    return r.tool in ("vram_inference", "gpu_fit") and batch > 1 and kv > weights > 0
 
 
 def _whole_on_each_first(text: str) -> str:
@@ -91,6 +110,12 @@ def _whole_on_each_first(text: str) -> str:
 
 def _float(value: object) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
+
+
+def grows_with_load(entry: Entry) -> str:
+    """The KV-cache entry's sentence on what it grows with, concurrent requests among them."""
+    found = [x for x in split_sentences(entry.text) if _LOAD.search(x)]
+    return standalone(entry, found[0]) if found else ""
 
 
 def how_it_helps(entry: Entry) -> str:

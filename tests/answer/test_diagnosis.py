@@ -141,3 +141,14 @@ def test_cards_without_a_direct_link_read_as_no_nvlink_over_pcie() -> None:
     assert "нет NVLink" in text and "PCIe" in text and "каждом слое" in text
     assert "P2P" not in text  # no entry names it: the guard would reject it
     assert {"nvlink", "pcie-gen5"} <= set(explaining(f))
+
+
+def test_memory_running_out_as_users_come_leads_with_the_kv_cache(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer(
+        "Поднял лламу 8б на vllm, пока 2-3 юзера всё ок, а как набегает человек 40 — запросы "
+        "встают в очередь и память кончается. модель же мелкая, чё за фигня?"
+    )
+    lead = first_sentence(a).replace("\u00a0", " ")
+    assert "KV-кэш" in lead and "40 одновременных запросов" in lead and "21,5 ГБ" in lead
+    assert "веса" in lead  # against what it is larger than
+    assert "kv-cache" in [c.slug for c in a.citations]
