@@ -407,6 +407,8 @@ def test_usages_weighed_by_money_are_each_priced_and_compared(fast_pipeline) -> 
     hours = [c.result["values"]["gpu_hours"] for c in a.tool_calls]
     assert [c.name for c in a.tool_calls] == ["gpu_cost", "gpu_cost"] and hours == [80, 80]
     assert a.answer.startswith("По деньгам одинаково") and "80\u00a0GPU-часов" in a.answer
+    sooner = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "Раньше закончится 8 GPU × 10 ч — за 10 ч вместо 80 ч" in sooner  # same money
     b = fast_pipeline.answer("что выгоднее: 8 H100 на 10 часов или одна H100 на 60 часов?")
     costs = sorted(c.result["values"]["job_cost"] for c in b.tool_calls)
     lead = b.answer.split("\n")[0].replace("\u00a0", " ")

@@ -138,7 +138,8 @@ def usage_lead(results: Sequence[ToolResult]) -> str:
         each = f"около {usd(costs[0] or 0)} в каждом случае" if priced else ""
         tail = each or "а при одной цене за GPU-час стоимость задаёт только их число"
         both = " и ".join(names)
-        return f"По деньгам одинаково: {both} — это по {gpu_hours_text(hours[0])}, {tail}."
+        same = f"По деньгам одинаково: {both} — это по {gpu_hours_text(hours[0])}, {tail}."
+        return same + _sooner(used, names)
     best = min(range(len(used)), key=lambda i: hours[i])
     rest = [i for i in range(len(used)) if i != best]
     against = ", ".join(f"{gpu_hours_text(hours[i])} у {names[i]}" for i in rest)
@@ -150,6 +151,19 @@ def usage_lead(results: Sequence[ToolResult]) -> str:
             + ")"
         )
     return f"Дешевле выйдет {names[best]}: {gpu_hours_text(hours[best])} против {against}{money}."
+
+
+def _sooner(used: Sequence[tuple[int, float | None, float | None]], names: Sequence[str]) -> str:
+    """The same GPU-hours spread over more cards end sooner: « Раньше закончится 8 GPU × 10 ч —
+    за 10 ч вместо 40 ч, если задача делится на все карты»."""
+    hours = [h or 0.0 for _, h, _ in used]
+    fast, slow = hours.index(min(hours)), hours.index(max(hours))
+    if hours[fast] == hours[slow]:
+        return ""
+    return (
+        f" Раньше закончится {names[fast]} — за {num(hours[fast])}{NBSP}ч вместо "
+        f"{num(hours[slow])}{NBSP}ч, если задача делится на все карты."
+    )
 
 
 def _amount(r: ToolResult, key: str) -> float | None:
