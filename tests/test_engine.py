@@ -197,3 +197,13 @@ def test_a_precision_choice_on_a_card_says_whether_it_computes_fp4(fast_pipeline
     assert a.answer.startswith("Подойдёт FP4") and "поддерживает FP4 аппаратно" in a.answer
     hopper = fast_pipeline.answer("Llama 3 70B на H100: fp8 или fp4?")
     assert "Аппаратной поддержки FP4 у NVIDIA H100 SXM нет" in hopper.answer
+
+
+def test_of_two_cards_that_fit_the_one_computing_in_fp4_is_named_first(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer("хотим гнать 70b в fp4 ради скорости. h200 или b200 под это?")
+    first = a.answer.split(". ")[0].replace("\u00a0", " ")
+    assert first.startswith("Подойдут") and "только B200 (Blackwell)" in first
+    b = fast_pipeline.answer("70b в fp4: b200 или b300?")  # both compute in FP4: nothing to say
+    assert "только" not in b.answer.split(". ")[0]

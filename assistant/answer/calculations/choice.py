@@ -50,6 +50,7 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     head = ("Подойдёт " if len(good) == 1 else "Подойдут ") + " и ".join(good)
     head += "; " + "; ".join(rest) if rest else ""
     fitting = [r for r, v in zip(results, verdicts, strict=True) if v == "fits"]
+    head += _fp4_decides(fitting, catalog)  # «…, но FP4 аппаратно поддерживает только B200»
     head += _rates(fitting, catalog) + "."  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
     notes = (_fp4_note(results, catalog), _no_fp4(results, catalog))
     return head + "".join(notes) + _between(fitting, catalog, speed)
@@ -237,6 +238,20 @@ def _same_bandwidth(cards: Sequence[Gpu]) -> bool:
 
 
 SAME_BANDWIDTH = 1.02
+
+
+def _fp4_decides(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
+    """«H200 или B200 под 70B в FP4?», both fitting: the card that computes in FP4 is the
+    answer, said in the verdict's sentence — «, но вычисления в FP4 аппаратно поддерживает
+    только NVIDIA B200 (Blackwell)»; "" unless FP4 is asked and the fitting cards differ."""
+    cards = _cards(fitting, catalog)
+    if len(cards) < 2 or not any(str(r.inputs.get("precision")) == "fp4" for r in fitting):
+        return ""
+    able = [g for g in cards if g.fp4_support]
+    if not able or len(able) == len(cards):
+        return ""
+    names = " и ".join(f"{g.short} ({g.architecture})" for g in able)
+    return f", но вычисления в FP4 аппаратно поддерживает только {names}"
 
 
 def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
