@@ -33,7 +33,7 @@ from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
-from assistant.answer.plans import lacking_cause, speaks_for_provider
+from assistant.answer.plans import lacking_cause, lacks_link, speaks_for_provider
 from assistant.answer.specs import sheet_slug
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
@@ -50,6 +50,8 @@ LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead in
 FACT_SWITCH = 0.02
 # a problem's cause: the best sentence past the definitions of the two best entries, the
 # second's only when clearly better (dev: no margin read worse)
+# the links compared when cards talk over PCIe without NVLink: each entry gives its figure
+LINK_ENTRIES = ("pcie-gen5", "nvlink")
 PROBLEM_ENTRIES = 2
 PROBLEM_SWITCH = 0.02
 
@@ -353,6 +355,15 @@ class Answerer:
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
             lead = (cause, *lead) if cause else lead
+        over_pcie = (failure is not None and failure.kind in failures.OVER_PCIE) or (
+            u.reading.ask is Ask.problem
+            and bool(named)
+            and lacks_link(named[0], message.terms, (message.quantities.params.gpus or 1) > 1)
+        )
+        if over_pcie:  # «…идёт через PCIe»: how much slower, by the entries' figures
+            picked, speeds = self._link_speeds(picked)
+            lead = (lead[0], *speeds, *lead[1:]) if lead else speeds
+            slugs = [*slugs, *(p.entry.slug for p in picked if p.entry.slug not in slugs)]
         ctx = AnswerContext(
             route=route,
             message=message.text,
@@ -382,6 +393,28 @@ class Answerer:
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )
         return answer
+
+    def _link_speeds(
+        self, picked: tuple[Picked, ...]
+    ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
+        """The PCIe and NVLink entries' sentences with their figures («Канал Gen5 x16 передаёт
+        около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited; an entry not yet picked joins with no
+        sentence of its own, one already picked gives the sentence up to the lead."""
+        out = list(picked)
+        said: list[str] = []
+        for slug in LINK_ENTRIES:
+            entry = self.entries.get(slug)
+            sentence = diagnosis.with_speed(entry) if entry is not None else ""
+            if entry is None or not sentence:
+                continue
+            at = next((i for i, p in enumerate(out) if p.entry is entry), None)
+            if at is None:
+                out.append(Picked(entry, len(out) + 1, ()))
+                at = len(out) - 1
+            p = out[at]
+            out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
+            said.append(with_marker(standalone(entry, sentence), p.number))
+        return tuple(out), tuple(said)
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

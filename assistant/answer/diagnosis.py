@@ -41,6 +41,7 @@ VARIED = ("precision", "method", "sharding", "gpus")  # what a remedy changes: i
 _SHORT = "Скорее всего, не хватает видеопамяти"
 _MOSTLY = 0.75  # weights over this share of a card's memory leave little for the KV cache
 _MEMORY = re.compile(r"(?<![\w])(?:видео)?памят", re.IGNORECASE)
+_SPEED = re.compile(r"\d\s?[ГТ]Б/с")
 _LOAD = re.compile(r"числом одновременных запросов")  # the KV-cache entry's words
 
 
@@ -116,6 +117,12 @@ def grows_with_load(entry: Entry) -> str:
     """The KV-cache entry's sentence on what it grows with, concurrent requests among them."""
     found = [x for x in split_sentences(entry.text) if _LOAD.search(x)]
     return standalone(entry, found[0]) if found else ""
+
+
+def with_speed(entry: Entry) -> str:
+    """The entry's first sentence that gives a link's speed («около 64 ГБ/с», «900 ГБ/с»)."""
+    found = [x for x in split_sentences(entry.text) if _SPEED.search(x)]
+    return found[0] if found else ""
 
 
 def how_it_helps(entry: Entry) -> str:

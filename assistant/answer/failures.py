@@ -35,6 +35,8 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.no_peer_link: ("nvlink", "tensor-parallelism", "pcie-gen5"),
 }
 _FP4_EXPLAINING = ("fp4", "blackwell")
+# the failures whose cause is that the cards talk over PCIe, not NVLink
+OVER_PCIE = frozenset({FailureKind.host_memory_path, FailureKind.no_peer_link})
 
 
 def explaining(f: Failure) -> tuple[str, ...]:

@@ -192,6 +192,13 @@ def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[lis
 _BETWEEN_CARDS = frozenset({"tensor-parallelism", "expert-parallelism", "all-reduce", "nccl"})
 
 
+def lacks_link(gpu: Gpu, terms: Iterable[str], several: bool) -> bool:
+    """The problem's cause is that the cards talk over PCIe (lacking_cause says «нет NVLink»)."""
+    named = set(terms)
+    wanted = named | ({"nvlink"} if several and named & _BETWEEN_CARDS else set())
+    return lacking_feature(gpu, wanted) == "nvlink"
+
+
 def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
     """A problem on a card whose sheet lacks what the work needs: «у RTX PRO 6000 нет NVLink»
     when its cards talk on every layer (tensor parallelism over several of them), or the

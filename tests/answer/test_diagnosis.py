@@ -152,3 +152,16 @@ def test_memory_running_out_as_users_come_leads_with_the_kv_cache(fast_pipeline:
     assert "KV-кэш" in lead and "40 одновременных запросов" in lead and "21,5 ГБ" in lead
     assert "веса" in lead  # against what it is larger than
     assert "kv-cache" in [c.slug for c in a.citations]
+
+
+def test_cards_talking_over_pcie_get_both_links_speeds(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer(
+        "собрал 4x rtx 5090, запускаю 70b в fp4 с tensor parallel 4 — токенов в сек почти "
+        "столько же сколько на 2 картах. почему не масштабируется??"
+    )
+    text = a.answer.replace("\u00a0", " ")
+    first_lines = text.split("\n")[0]
+    assert "нет NVLink" in first_lines and "64 ГБ/с" in first_lines and "900 ГБ/с" in first_lines
+    cited = [c.slug for c in a.citations]
+    assert {"pcie-gen5", "nvlink"} <= set(cited)
+    assert text.count("64 ГБ/с") == 1  # said once, not again in its entry's paragraph
