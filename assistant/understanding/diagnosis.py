@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from assistant.calculators.registry import ToolName, get_tool
-from assistant.corpus.catalog import Catalog
+from assistant.corpus.catalog import Catalog, Gpu
 from assistant.understanding.calculation import Plan, plan_calculation
 from assistant.understanding.follow_up import MEMORY_TOOLS
 from assistant.understanding.params import Params
@@ -70,7 +70,21 @@ def _remedies(tool: ToolName, args: Params, catalog: Catalog) -> list[Params]:
     gpu = catalog.gpus.get(args.gpu or "")
     fp4 = gpu is not None and gpu.fp4_support
     lighter = _LIGHTER.get(args.precision or "bf16", ())
-    return [args.updated(precision="fp4" if p == "int4" and fp4 else p) for p in lighter]
+    out = [args.updated(precision="fp4" if p == "int4" and fp4 else p) for p in lighter]
+    larger = _larger(gpu, catalog) if gpu is not None else None
+    return out + ([args.updated(gpu=larger)] if larger else [])
+
+
+def _larger(gpu: Gpu, catalog: Catalog) -> str | None:
+    """The card FullGPU rents with the least memory above this one's, of the same form factor
+    first («H100 SXM → H200», «L40S → RTX PRO 6000»): the same weights in the same precision on
+    as many cards, when a lighter precision is not wanted."""
+    bigger = [g for g in catalog.gpus.values() if g.offered and g.memory_gb > gpu.memory_gb]
+
+    def order(g: Gpu) -> tuple[bool, float, str]:
+        return (g.form_factor != gpu.form_factor, g.memory_gb, g.id)
+
+    return min(bigger, key=order).id if bigger else None
 
 
 def _training(args: Params) -> list[Params]:

@@ -23,11 +23,14 @@ def test_an_oom_is_answered_with_its_cause_and_the_lighter_precisions(
 ) -> None:
     a = fast_pipeline.answer("Llama 3 70B в bf16 не стартует на одной h100, сразу oom. что делать?")
     calls = a.tool_calls
-    assert [c.arguments["precision"] for c in calls] == ["bf16", "fp8", "int4"]
+    # the lighter precisions on the same card, then the same weights on the next larger card
+    assert [c.arguments["precision"] for c in calls] == ["bf16", "fp8", "int4", "bf16"]
+    assert [c.arguments["gpu"] for c in calls] == ["h100-sxm"] * 3 + ["h200"]
     need = calls[0].result["values"]
     lead = first_sentence(a)
     assert "не поместится" in lead and span(need["need_low_gb"], need["need_high_gb"]) in lead
-    fp8, int4 = (c.result["values"] for c in calls[1:])
+    fp8, int4, h200 = (c.result["values"] for c in calls[1:])
+    assert h200["verdict"] == "no" and "на H200 не поместится" in a.answer
     assert f"в FP8 — около {span(fp8['need_low_gb'], fp8['need_high_gb'])}" in a.answer
     assert int4["verdict"] == "fits" and "в INT4" in a.answer
     assert {"quantization", "tensor-parallelism"} <= {c.slug for c in a.citations}
