@@ -207,3 +207,13 @@ def test_of_two_cards_that_fit_the_one_computing_in_fp4_is_named_first(
     assert first.startswith("Подойдут") and "только B200 (Blackwell)" in first
     b = fast_pipeline.answer("70b в fp4: b200 или b300?")  # both compute in FP4: nothing to say
     assert "только" not in b.answer.split(". ")[0]
+
+
+def test_two_terms_with_no_sentence_naming_the_other_lead_with_both_definitions(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer("data parallel vs tensor parallel — в двух словах чем отличаются?")
+    first = a.answer.split("\n")[0]
+    assert first.count(".") == 1 and first.endswith("[2].") and "[1], а " in first  # both cited
+    assert "полную копию" in first and "матрицы весов" in first
+    assert a.answer.replace("\u00a0", " ").count("хранит полную копию модели") == 1  # said once

@@ -26,6 +26,7 @@ from assistant.answer.compose import (
     Picked,
     SentenceBank,
     general_first,
+    lead,
     standalone,
     with_marker,
 )
@@ -340,6 +341,9 @@ class Answerer:
         if slow is not None and picked:
             picked, slugs = slow.placed(picked, slugs)
         lead: tuple[str, ...] = ()
+        if found is None and route == "comparison" and len(picked) >= 2:
+            # no sentence of one names the other: what each is, side by side, is the difference
+            picked, lead = self._side_by_side(picked)
         if found is not None and picked and picked[0].entry.slug == found[0]:
             first = picked[0]
             rest = tuple(s for s in first.sentences if s != found[1])
@@ -393,6 +397,27 @@ class Answerer:
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )
         return answer
+
+    def _side_by_side(
+        self, picked: tuple[Picked, ...]
+    ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
+        """«Параллелизм по данным — … [1], а тензорный параллелизм — … [2].»: the two entries'
+        definitions in one sentence, each with its marker, taken out of their paragraphs."""
+        first, second = picked[0], picked[1]
+        heads = [self.bank.sentences[p.entry.slug][0] for p in (first, second)]
+        if any(h not in p.sentences for h, p in zip(heads, (first, second), strict=True)):
+            return picked, ()
+        a = with_marker(lead(first.entry, heads[0]), first.number).rstrip(".")
+        b = with_marker(lead(second.entry, heads[1]), second.number)
+        if (
+            b[:1].isupper() and b[1:2].islower() and not b[:1].isascii()
+        ):  # «Тензорный …», not «RoCE»
+            b = b[0].lower() + b[1:]
+        rest = tuple(
+            Picked(p.entry, p.number, tuple(x for x in p.sentences if x not in heads))
+            for p in picked
+        )
+        return rest, (f"{a}, а {b}",)
 
     def _link_speeds(
         self, picked: tuple[Picked, ...]
