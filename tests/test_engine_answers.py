@@ -779,3 +779,13 @@ def test_tensor_parallel_scaling_badly_on_cards_without_nvlink_says_so_first(pip
     assert "нет NVLink" in first_sentence(a) and "RTX 5090" in first_sentence(a)
     b = pipeline.answer("tp=2 на двух h100 масштабируется плохо, в чём причина?")
     assert "нет NVLink" not in b.answer  # its sheet has NVLink
+
+
+def test_reasoning_from_an_moes_active_parameters_leads_with_every_expert_held(pipeline) -> None:
+    """No card named, so nothing is computed; what the customer got wrong is the cause."""
+    a = pipeline.answer(
+        "дипсик v3 же всего 37b активных параметров, думал влезет на пару карт как обычная "
+        "70b. а оно не лезет даже на 8 штук по 80. почему??"
+    )
+    assert "все эксперты" in first_sentence(a) and "moe" in cited(a)
+    assert a.answer.count("все эксперты должны помещаться") == 1

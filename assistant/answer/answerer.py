@@ -43,6 +43,7 @@ from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
+from assistant.understanding.reader import ParsedMessage
 
 LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
 # a fact from the second entry only when clearly better: the first is what was asked about
@@ -85,6 +86,21 @@ def _lead_plan(
     if route == "comparison" or ask is Ask.term_comparison:
         return slugs[:2], LEAD_SWITCH, False, True
     return None
+
+
+def _cite(
+    picked: tuple[Picked, ...], entry: Entry, sentence: str
+) -> tuple[tuple[Picked, ...], str]:
+    """`sentence` of `entry` said in the lead, with its marker: an entry not yet picked joins with
+    no sentence of its own, one already picked gives the sentence up to the lead."""
+    out = list(picked)
+    at = next((i for i, p in enumerate(out) if p.entry is entry), None)
+    if at is None:
+        out.append(Picked(entry, len(out) + 1, ()))
+        at = len(out) - 1
+    p = out[at]
+    out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
+    return tuple(out), with_marker(standalone(entry, sentence), p.number)
 
 
 class Answerer:
@@ -359,6 +375,12 @@ class Answerer:
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
             lead = (cause, *lead) if cause else lead
+        moe = self.entries.get("moe")
+        if u.reading.ask is Ask.problem and moe is not None and self._argues_active(message):
+            # «дипсик же всего 37b активных — почему не лезет?»: every expert is held in memory
+            picked, held = _cite(picked, moe, diagnosis.experts_held(moe))
+            lead = (held, *(x for x in lead if x != held))
+            slugs = [*slugs, *([moe.slug] if moe.slug not in slugs else [])]
         over_pcie = (failure is not None and failure.kind in failures.OVER_PCIE) or (
             u.reading.ask is Ask.problem
             and bool(named)
@@ -419,27 +441,24 @@ class Answerer:
         )
         return rest, (f"{a}, а {b}",)
 
+    def _argues_active(self, message: ParsedMessage) -> bool:
+        """The customer reasons from a named MoE's active parameters («всего 37b активных»)."""
+        models = [self.catalog.models.get(m) for m in message.models]
+        return message.signals.active and any(m is not None and m.active_b for m in models)
+
     def _link_speeds(
         self, picked: tuple[Picked, ...]
     ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
         """The PCIe and NVLink entries' sentences with their figures («Канал Gen5 x16 передаёт
-        около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited; an entry not yet picked joins with no
-        sentence of its own, one already picked gives the sentence up to the lead."""
-        out = list(picked)
+        около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited."""
         said: list[str] = []
         for slug in LINK_ENTRIES:
             entry = self.entries.get(slug)
             sentence = diagnosis.with_speed(entry) if entry is not None else ""
-            if entry is None or not sentence:
-                continue
-            at = next((i for i, p in enumerate(out) if p.entry is entry), None)
-            if at is None:
-                out.append(Picked(entry, len(out) + 1, ()))
-                at = len(out) - 1
-            p = out[at]
-            out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
-            said.append(with_marker(standalone(entry, sentence), p.number))
-        return tuple(out), tuple(said)
+            if entry is not None and sentence:
+                picked, marked = _cite(picked, entry, sentence)
+                said.append(marked)
+        return picked, tuple(said)
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

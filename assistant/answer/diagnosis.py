@@ -42,6 +42,7 @@ _SHORT = "Скорее всего, не хватает видеопамяти"
 _MOSTLY = 0.75  # weights over this share of a card's memory leave little for the KV cache
 _MEMORY = re.compile(r"(?<![\w])(?:видео)?памят", re.IGNORECASE)
 _SPEED = re.compile(r"\d\s?[ГТ]Б/с")
+_EXPERTS = re.compile(r"эксперт")
 _LOAD = re.compile(r"числом одновременных запросов")  # the KV-cache entry's words
 
 
@@ -123,6 +124,12 @@ def with_speed(entry: Entry) -> str:
     """The entry's first sentence that gives a link's speed («около 64 ГБ/с», «900 ГБ/с»)."""
     found = [x for x in split_sentences(entry.text) if _SPEED.search(x)]
     return found[0] if found else ""
+
+
+def experts_held(entry: Entry) -> str:
+    """The MoE entry's sentence that every expert is held in GPU memory (its memory sentence)."""
+    found = [x for x in split_sentences(entry.text) if _MEMORY.search(x) and _EXPERTS.search(x)]
+    return found[0] if found else how_it_helps(entry)
 
 
 def how_it_helps(entry: Entry) -> str:
