@@ -194,33 +194,25 @@ def test_near_domain_questions_the_glossary_does_not_answer_are_declined(
     assert a.citations  # the nearest entries are offered
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "какое значение gradient_accumulation_steps поставить на 8 картах?",
-        "NCCL_P2P_LEVEL=NVL или PIX — что выставить на сервере?",
-        "pin_memory=True в DataLoader реально помогает загрузке на GPU?",
-    ],
-)
-def test_a_setting_named_as_code_is_declined_with_the_nearest_entries(
-    pipeline, question: str
-) -> None:
-    # the entries explain NCCL, vLLM, data parallelism, not the values of their settings
-    a = pipeline.answer(question)
-    assert a.refused and a.route == "not_found" and a.citations
+# near the entries, but none answers them: each is declined with the nearest entries offered
+NEAR_BUT_NOT_ANSWERED = [
+    # a setting's value: the entries explain NCCL, data parallelism, not their settings
+    "какое значение gradient_accumulation_steps поставить на 8 картах?",
+    "NCCL_P2P_LEVEL=NVL или PIX — что выставить на сервере?",
+    "pin_memory=True в DataLoader реально помогает загрузке на GPU?",
+    # a figure none of the near entries gives (CUDA cores, NVLink, CUDA)
+    "скока cuda ядер у 5090?? в спеках не нашёл",
+    "какая задержка у nvlink между двумя h100, в микросекундах? нужна цифра",
+    "какой минимальный номер драйвера nvidia нужен под CUDA 12.8? типа 570.xx",
+    "какой time to first token будет у llama 3 70b на одной h200, в миллисекундах?",
+    # a recipe for our servers: «на вашем сервере» asks FullGPU, but no sentence of ours answers
+    "скиньте пример k8s манифеста чтоб под получил все 8 гпу на вашем сервере",
+    "NCCL_IB_HCA, NCCL_IB_GID_INDEX — что конкретно выставлять на ваших нодах с инфинибендом?",
+]
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        "скока cuda ядер у 5090?? в спеках не нашёл",
-        "какая задержка у nvlink между двумя h100, в микросекундах? нужна цифра",
-        "какой минимальный номер драйвера nvidia нужен под CUDA 12.8? типа 570.xx",
-        "какой time to first token будет у llama 3 70b на одной h200, в миллисекундах?",
-    ],
-)
-def test_a_figure_no_entry_states_is_declined(pipeline, question: str) -> None:
-    # the CUDA-cores, NVLink and CUDA entries are near, but none gives such a number
+@pytest.mark.parametrize("question", NEAR_BUT_NOT_ANSWERED)
+def test_what_the_near_entries_do_not_answer_is_declined_with_them(pipeline, question: str) -> None:
     a = pipeline.answer(question)
     assert a.refused and a.route == "not_found" and a.citations
 
@@ -236,21 +228,6 @@ def test_a_question_about_such_figures_that_an_entry_answers_is_answered(
     pipeline, question: str
 ) -> None:
     assert not pipeline.answer(question).refused
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "скиньте пример k8s манифеста чтоб под получил все 8 гпу на вашем сервере",
-        "NCCL_IB_HCA, NCCL_IB_GID_INDEX — что конкретно выставлять на ваших нодах с инфинибендом?",
-    ],
-)
-def test_a_recipe_for_our_servers_is_declined_not_answered_with_our_sentences(
-    pipeline, question: str
-) -> None:
-    # «на вашем сервере» makes it a question about FullGPU, but no sentence of ours answers it
-    a = pipeline.answer(question)
-    assert a.refused and a.route == "not_found" and a.citations
 
 
 @pytest.mark.parametrize(
