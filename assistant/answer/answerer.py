@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.answer import diagnosis, evidence, failures
+from assistant.answer import diagnosis, evidence, failures, leads
 from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth, sheets_stated
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.methods import method_reason
@@ -26,7 +26,6 @@ from assistant.answer.compose import (
     Picked,
     SentenceBank,
     general_first,
-    lead,
     standalone,
     with_marker,
 )
@@ -43,7 +42,6 @@ from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Outcome
 from assistant.understanding.decide import Understanding
-from assistant.understanding.reader import ParsedMessage
 
 LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
 # a fact from the second entry only when clearly better: the first is what was asked about
@@ -52,8 +50,6 @@ LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead in
 FACT_SWITCH = 0.02
 # a problem's cause: the best sentence past the definitions of the two best entries, the
 # second's only when clearly better (dev: no margin read worse)
-# the links compared when cards talk over PCIe without NVLink: each entry gives its figure
-LINK_ENTRIES = ("pcie-gen5", "nvlink")
 PROBLEM_ENTRIES = 2
 PROBLEM_SWITCH = 0.02
 
@@ -86,21 +82,6 @@ def _lead_plan(
     if route == "comparison" or ask is Ask.term_comparison:
         return slugs[:2], LEAD_SWITCH, False, True
     return None
-
-
-def _cite(
-    picked: tuple[Picked, ...], entry: Entry, sentence: str
-) -> tuple[tuple[Picked, ...], str]:
-    """`sentence` of `entry` said in the lead, with its marker: an entry not yet picked joins with
-    no sentence of its own, one already picked gives the sentence up to the lead."""
-    out = list(picked)
-    at = next((i for i, p in enumerate(out) if p.entry is entry), None)
-    if at is None:
-        out.append(Picked(entry, len(out) + 1, ()))
-        at = len(out) - 1
-    p = out[at]
-    out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
-    return tuple(out), with_marker(standalone(entry, sentence), p.number)
 
 
 class Answerer:
@@ -359,7 +340,7 @@ class Answerer:
         lead: tuple[str, ...] = ()
         if found is None and route == "comparison" and len(picked) >= 2:
             # no sentence of one names the other: what each is, side by side, is the difference
-            picked, lead = self._side_by_side(picked)
+            picked, lead = leads.side_by_side(self.bank, picked)
         if found is not None and picked and picked[0].entry.slug == found[0]:
             first = picked[0]
             rest = tuple(s for s in first.sentences if s != found[1])
@@ -376,9 +357,10 @@ class Answerer:
             cause = lacking_cause(named[0], message.terms, several)
             lead = (cause, *lead) if cause else lead
         moe = self.entries.get("moe")
-        if u.reading.ask is Ask.problem and moe is not None and self._argues_active(message):
+        active = leads.argues_active(self.catalog, message)
+        if u.reading.ask is Ask.problem and moe is not None and active:
             # «дипсик же всего 37b активных — почему не лезет?»: every expert is held in memory
-            picked, held = _cite(picked, moe, diagnosis.experts_held(moe))
+            picked, held = leads.cite(picked, moe, diagnosis.experts_held(moe))
             lead = (held, *(x for x in lead if x != held))
             slugs = [*slugs, *([moe.slug] if moe.slug not in slugs else [])]
         over_pcie = (failure is not None and failure.kind in failures.OVER_PCIE) or (
@@ -387,7 +369,7 @@ class Answerer:
             and lacks_link(named[0], message.terms, (message.quantities.params.gpus or 1) > 1)
         )
         if over_pcie:  # «…идёт через PCIe»: how much slower, by the entries' figures
-            picked, speeds = self._link_speeds(picked)
+            picked, speeds = leads.link_speeds(self.entries, picked)
             lead = (lead[0], *speeds, *lead[1:]) if lead else speeds
             slugs = [*slugs, *(p.entry.slug for p in picked if p.entry.slug not in slugs)]
         ctx = AnswerContext(
@@ -419,46 +401,6 @@ class Answerer:
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )
         return answer
-
-    def _side_by_side(
-        self, picked: tuple[Picked, ...]
-    ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
-        """«Параллелизм по данным — … [1], а тензорный параллелизм — … [2].»: the two entries'
-        definitions in one sentence, each with its marker, taken out of their paragraphs."""
-        first, second = picked[0], picked[1]
-        heads = [self.bank.sentences[p.entry.slug][0] for p in (first, second)]
-        if any(h not in p.sentences for h, p in zip(heads, (first, second), strict=True)):
-            return picked, ()
-        a = with_marker(lead(first.entry, heads[0]), first.number).rstrip(".")
-        b = with_marker(lead(second.entry, heads[1]), second.number)
-        if (
-            b[:1].isupper() and b[1:2].islower() and not b[:1].isascii()
-        ):  # «Тензорный …», not «RoCE»
-            b = b[0].lower() + b[1:]
-        rest = tuple(
-            Picked(p.entry, p.number, tuple(x for x in p.sentences if x not in heads))
-            for p in picked
-        )
-        return rest, (f"{a}, а {b}",)
-
-    def _argues_active(self, message: ParsedMessage) -> bool:
-        """The customer reasons from a named MoE's active parameters («всего 37b активных»)."""
-        models = [self.catalog.models.get(m) for m in message.models]
-        return message.signals.active and any(m is not None and m.active_b for m in models)
-
-    def _link_speeds(
-        self, picked: tuple[Picked, ...]
-    ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
-        """The PCIe and NVLink entries' sentences with their figures («Канал Gen5 x16 передаёт
-        около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited."""
-        said: list[str] = []
-        for slug in LINK_ENTRIES:
-            entry = self.entries.get(slug)
-            sentence = diagnosis.with_speed(entry) if entry is not None else ""
-            if entry is not None and sentence:
-                picked, marked = _cite(picked, entry, sentence)
-                said.append(marked)
-        return picked, tuple(said)
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

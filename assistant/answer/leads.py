@@ -1,0 +1,78 @@
+"""Picked sentences + what the answer plan found → the cited sentences put in front of an
+answer, with the picked entries they come from.
+
+    cite(picked, entry, sentence)     («…», [n]): a sentence said in the lead, cited
+    side_by_side(bank, picked)        «A — … [1], а B — … [2].»: two terms' definitions
+    link_speeds(entries, picked)      the PCIe and NVLink figures, cited, after «через PCIe»
+    argues_active(catalog, message)   «всего 37b активных»: reasoning from an MoE's active part
+
+A sentence moved to the lead leaves its entry's paragraph, so nothing is said twice; an entry
+not yet picked joins the sources with no paragraph of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from assistant.answer import diagnosis
+from assistant.answer.compose import Picked, SentenceBank, lead, standalone, with_marker
+from assistant.corpus.catalog import Catalog
+from assistant.corpus.glossary import Entry
+from assistant.understanding.reader import ParsedMessage
+
+# the links compared when cards talk over PCIe without NVLink: each entry gives its figure
+LINK_ENTRIES = ("pcie-gen5", "nvlink")
+
+
+def cite(picked: tuple[Picked, ...], entry: Entry, sentence: str) -> tuple[tuple[Picked, ...], str]:
+    """`sentence` of `entry` said in the lead, with its marker: an entry not yet picked joins with
+    no sentence of its own, one already picked gives the sentence up to the lead."""
+    out = list(picked)
+    at = next((i for i, p in enumerate(out) if p.entry is entry), None)
+    if at is None:
+        out.append(Picked(entry, len(out) + 1, ()))
+        at = len(out) - 1
+    p = out[at]
+    out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
+    return tuple(out), with_marker(standalone(entry, sentence), p.number)
+
+
+def side_by_side(
+    bank: SentenceBank, picked: tuple[Picked, ...]
+) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
+    """«Параллелизм по данным — … [1], а тензорный параллелизм — … [2].»: the first two
+    entries' definitions in one sentence, each with its marker, taken out of their paragraphs;
+    nothing when either paragraph does not hold its definition."""
+    first, second = picked[0], picked[1]
+    heads = [bank.sentences[p.entry.slug][0] for p in (first, second)]
+    if any(h not in p.sentences for h, p in zip(heads, (first, second), strict=True)):
+        return picked, ()
+    a = with_marker(lead(first.entry, heads[0]), first.number).rstrip(".")
+    b = with_marker(lead(second.entry, heads[1]), second.number)
+    if b[:1].isupper() and b[1:2].islower() and not b[:1].isascii():
+        b = b[0].lower() + b[1:]  # «тензорный параллелизм» after «а»; «RoCE» stays as it is
+    rest = tuple(
+        Picked(p.entry, p.number, tuple(x for x in p.sentences if x not in heads)) for p in picked
+    )
+    return rest, (f"{a}, а {b}",)
+
+
+def link_speeds(
+    entries: Mapping[str, Entry], picked: tuple[Picked, ...]
+) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
+    """The PCIe and NVLink entries' sentences with their figures («Канал Gen5 x16 передаёт
+    около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited."""
+    said: list[str] = []
+    for slug in LINK_ENTRIES:
+        entry = entries.get(slug)
+        sentence = diagnosis.with_speed(entry) if entry is not None else ""
+        if entry is not None and sentence:
+            picked, marked = cite(picked, entry, sentence)
+            said.append(marked)
+    return picked, tuple(said)
+
+
+def argues_active(catalog: Catalog, message: ParsedMessage) -> bool:
+    """The customer reasons from a named MoE's active parameters («всего 37b активных»)."""
+    models = [catalog.models.get(m) for m in message.models]
+    return message.signals.active and any(m is not None and m.active_b for m in models)
