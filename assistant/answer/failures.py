@@ -54,6 +54,12 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
             f"По логу {op} между GPU не завершилась{limit}: сработал таймаут NCCL, "
             "и процесс остановлен."
         )
+    if f.kind is FailureKind.socket_fallback and f.timeout_ms:
+        op = f"операция {f.op}" if f.op else "коллективная операция"
+        return (
+            f"{_READING[f.kind]} Поэтому {op} не уложилась в таймаут NCCL "
+            f"({_count(f.timeout_ms, 'мс')}), и процесс остановлен."
+        )
     if f.kind is FailureKind.precision_unsupported:
         return _unsupported(f.precision, gpu)
     if f.kind is FailureKind.no_kernel_image:
@@ -100,10 +106,6 @@ _READING: dict[FailureKind, str] = {
         # no «P2P»: no entry names it, and the guard rejects a name no source gives
         "По логу NCCL передаёт данные между GPU через общую память хоста (via SHM), а не "
         "напрямую по NVLink: обмен между картами идёт по медленному пути через CPU."
-    ),
-    FailureKind.no_peer_link: (
-        "По логу карты не обмениваются данными напрямую, без NVLink: обмен между ними идёт "
-        "через PCIe, медленнее."
     ),
     FailureKind.no_peer_link: (
         "По логу карты не обмениваются данными напрямую, без NVLink: обмен между ними идёт "

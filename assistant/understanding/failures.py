@@ -117,16 +117,18 @@ def failure(log: str, text: str) -> Failure | None:
     """`log`: the pasted lines (pasted.py); `text`: the whole message, for the setup beside it."""
     if not log:
         return None
-    if _TIMEOUT.search(log):
-        op = _OP.search(log)
-        limit = _LIMIT.search(log)
-        return Failure(
-            FailureKind.collective_timeout,
-            op=_OPS.get(op.group(1).upper(), op.group(1).lower()) if op else "",
-            timeout_ms=int(limit.group(1)) if limit else 0,
-        )
+    op = _OP.search(log)
+    limit = _LIMIT.search(log)
+    name = _OPS.get(op.group(1).upper(), op.group(1).lower()) if op else ""
+    ms = int(limit.group(1)) if limit else 0
+    timed = bool(_TIMEOUT.search(log))
+    # NCCL on TCP sockets is why a collective times out between servers: the cause comes first
     if _SOCKET.search(log) and not re.search(r"NET/IB\s*:\s*Using", log):
-        return Failure(FailureKind.socket_fallback)
+        if not timed:
+            return Failure(FailureKind.socket_fallback)
+        return Failure(FailureKind.socket_fallback, op=name, timeout_ms=ms)
+    if timed:
+        return Failure(FailureKind.collective_timeout, op=name, timeout_ms=ms)
     if _NETWORK.search(log) and _TROUBLE.search(log):  # «NET/IB : Using mlx5_0» is no error
         return Failure(FailureKind.network)
     if _UNSUPPORTED.search(log):

@@ -42,6 +42,17 @@ def test_nccl_without_infiniband_falls_back_to_sockets() -> None:
     assert failure(using_ib, "лог:\n" + using_ib) is None  # InfiniBand found: nothing wrong
 
 
+def test_a_timeout_after_a_fall_back_to_sockets_is_read_as_the_sockets() -> None:
+    # the watchdog's timeout is the consequence; NCCL on TCP between servers is the cause
+    log = (
+        "NCCL INFO NET/IB : No device found.\nNCCL INFO NET/Socket : Using [0]eth0:10.0.0.12<0>\n"
+        + TIMEOUT_LOG
+    )
+    f = failure(log, "2 ноды по 8 GPU, через полчаса падает:\n" + log)
+    assert f is not None and f.kind is FailureKind.socket_fallback
+    assert f.op == "all-reduce" and f.timeout_ms == 600000
+
+
 def test_a_precision_the_card_lacks_is_named() -> None:
     fp4 = "ValueError: The quantization method nvfp4 is not supported for the current GPU."
     f = failure(fp4, "на H100 не стартует:\n" + fp4)
