@@ -147,8 +147,13 @@ _GREETING = re.compile(
 _HELP = re.compile(
     r"что (?:ты |вы )?(?:вообще )?(?:умеешь|умеете|можешь|можете)|(?:ты|вы) что (?:вообще )?"
     r"(?:умеешь|умеете|можешь|можете)|(?:с )?чем (?:ты |вы )?(?:можешь |можете )?помочь|"
-    r"кто ты|ты (?:вообще )?кто|(?<!за )помощь|help|"
+    r"кто ты|ты (?:вообще )?кто(?: (?:вообще|такой|такая))?|(?<!за )помощь|help|"
     r"как (?:тобой|с тобой) пользоваться|что ты такое|что ты знаешь|what can you do|who are you"
+)
+# a newcomer says so beside a greeting or «что умеешь»: «я тут первый раз», «я новенький»
+_NEWCOMER = re.compile(
+    r"(?:я )?(?:тут |здесь |у вас )?(?:первый раз|впервые|новеньк\w*|нов\w* пользовател\w*)"
+    r"(?: (?:тут|здесь|у вас))?"
 )
 # is anyone there, who answers — the whole message: «вы тут?», «ты бот?», «можно вопрос?»
 # («у меня вопрос по H100 …» goes on to ask it)
@@ -184,6 +189,8 @@ _ACK = frozenset(
     "все всё ясно понятно понял поняла разобрался разобралась ок окей хорошо отлично супер "
     "выручили помогли помог очень большое огромное вам тебе вы ты за помощь ответ ответы "
     "огонь класс круто супер a lot so much much "
+    # «спс огромное, всё завелось 🙏 выручили»: it works now
+    "завелось заработало заработал получилось взлетело "
     # «ок, дальше сам разберусь», «ладно, попробую»: the customer goes on alone
     "дальше сам сама сами разберусь разберемся попробую попробуем тогда ладно ну".split()
 )
@@ -284,7 +291,8 @@ def signals(text: str, tokens: Tokens) -> Signals:
     acknowledged = all(w in _ACK for w in words(rest))
     opened = _GREETING.match(t) or _THANKS.match(t) or (_THANKS_WORD.search(t) and n_words <= 6)
     small_talk = bool(opened) and (len(words(rest)) <= 1 or acknowledged)
-    help_asked = bool(_HELP.search(rest) and len(words(rest)) <= 8)
+    asked = _NEWCOMER.sub("", rest)  # «я тут первый раз» asks nothing more
+    help_asked = bool(_HELP.search(asked) and len(words(asked)) <= 8)
     help_asked = help_asked or bool(_PRESENCE.fullmatch(rest.strip(" ,!?.")))
     bye = bool(_BYE.match(t)) and len(words(t)) <= 5
     praise = bool(_PRAISE.search(t)) and len(words(t)) <= 6 and not _DOMAIN.search(t)

@@ -221,6 +221,9 @@ def test_which_card_to_take_is_a_fit_and_which_is_better_a_comparison() -> None:
         ("прив! ты вообще кто и чем можешь помочь?", "hello"),
         ("всё, заработало, спс огромное 🙏", "glad"),  # thanks and praise: «Пожалуйста, рад…»
         ("вы лучшие", "praise"),
+        ("Привет! ты кто вообще и с чем можешь помочь? я тут первый раз", "hello"),
+        ("я новенький, что умеешь?", "help"),
+        ("спс огромное, всё завелось 🙏 выручили", "thanks"),
     ],
 )
 def test_small_talk_is_recognised(text: str, chat: str) -> None:
