@@ -116,7 +116,10 @@ def _overview(gpu: Gpu, name: str, rates: str) -> str:
         parts.append("без BF16")
     if gpu.tdp_w:
         parts.append(f"TDP {num(gpu.tdp_w)}{NBSP}Вт")
-    parts.append(f"связь между GPU — {gpu.interconnect}")
+    link = gpu.interconnect
+    # «PCIe Gen5 x16» alone does not tell a customer the cards have no NVLink; the sheet does
+    link += ", без NVLink" if not gpu.nvlink and "PCIe" in link else ""
+    parts.append(f"связь между GPU — {link}")
     parts.append("FP4 аппаратно" if gpu.fp4_support else "без аппаратной поддержки FP4")
     parts.append("есть в аренде у FullGPU" if gpu.offered else "FullGPU её не предлагает")
     return ", ".join(parts) + "."
