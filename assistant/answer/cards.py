@@ -31,6 +31,7 @@ from assistant.answer.plans import (
 from assistant.answer.specs import (
     comparison_lead,
     fact_sentences,
+    same_specs,
     sheet_sentences,
     sheet_slug,
     short_name,
@@ -107,6 +108,7 @@ class CardAnswers:
             route: Route = "comparison"
         elif u.reading.ask is Ask.gpu_comparison and len(gpus) > 1:
             lead = [comparison_lead(gpus, numbers, fields)]
+            lead += [x for x in [same_specs(gpus, numbers)] if x]
             if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
                 instead, extra = self._instead(gpus, numbers)
                 lead, sheets = [*instead, *lead], sheets + extra

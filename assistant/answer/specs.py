@@ -240,6 +240,30 @@ def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequenc
     return f"{lead[:-1]}; память: {_each(gpus, numbers, 'memory')}."
 
 
+def same_specs(gpus: Sequence[Gpu], numbers: Sequence[int]) -> str:
+    """«h100 vs h200 — считать одинаково будут?»: what the cards share is part of the answer —
+    «Одинаковые у обеих: производительность (BF16 — 989 TFLOPS, FP8 — 1 979 TFLOPS), TDP 700
+    Вт и связь между GPU (NVLink 4, 900 ГБ/с на GPU) [1], [2].» "" when they share nothing."""
+    first = gpus[0]
+    shared: list[str] = []
+    if first.bf16_tflops and all(
+        (g.bf16_tflops, g.fp8_tflops) == (first.bf16_tflops, first.fp8_tflops) for g in gpus
+    ):
+        rates = [f"BF16 — {_tflops(first.bf16_tflops)}"]
+        rates += [f"FP8 — {_tflops(first.fp8_tflops)}"] if first.fp8_tflops else []
+        shared.append(f"производительность ({', '.join(rates)})")
+    if first.tdp_w and all(g.tdp_w == first.tdp_w for g in gpus):
+        shared.append(f"TDP {num(first.tdp_w)}{NBSP}Вт")
+    if all(g.interconnect == first.interconnect for g in gpus):
+        shared.append(f"связь между GPU ({_focus_value(first, 'interconnect')})")
+    if not shared:
+        return ""
+    who = "обеих" if len(gpus) == 2 else "всех"
+    said = shared[0] if len(shared) == 1 else f"{', '.join(shared[:-1])} и {shared[-1]}"
+    marks = ", ".join(f"[{n}]" for n in numbers)
+    return f"Одинаковые у {who}: {said} {marks}."
+
+
 def _each(gpus: Sequence[Gpu], numbers: Sequence[int], focus: str) -> str:
     return ", ".join(
         f"у {short_name(g)} — {_focus_value(g, focus)} [{n}]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.specs import comparison_lead
+from assistant.answer.specs import comparison_lead, same_specs, sheet_sentences
 from assistant.text.sentences import split_sentences
 from tests.helpers import CATALOG
 
@@ -38,3 +38,18 @@ def test_a_spec_asked_for_leads_whatever_differs_most() -> None:
     assert lead("a100-80gb", "h100-sxm", fields=("tdp",)).startswith(
         "Главное различие — энергопотребление"
     )
+
+
+def test_what_the_cards_share_is_said_with_the_figures() -> None:
+    """«h100 vs h200 — считать одинаково будут?»: the same Hopper compute, power and link."""
+    gpus = [CATALOG.gpus[i] for i in ("h100-sxm", "h200")]
+    text = same_specs(gpus, [1, 2]).replace("\u00a0", " ")
+    assert "989 TFLOPS" in text and "1 979 TFLOPS" in text and "700 Вт" in text
+    assert "900 ГБ/с" in text and text.endswith("[1], [2].")
+    # A100 and H100 share neither compute, power nor link
+    assert same_specs([CATALOG.gpus[i] for i in ("a100-80gb", "h100-sxm")], [1, 2]) == ""
+
+
+def test_a_pcie_card_overview_says_it_has_no_nvlink() -> None:
+    assert "без NVLink" in sheet_sentences(CATALOG.gpus["rtx-5090"])["overview"]
+    assert "без NVLink" not in sheet_sentences(CATALOG.gpus["mi355x"])["overview"]
