@@ -194,7 +194,7 @@ def test_the_weights_asked_for_come_first(fast_pipeline: Pipeline, question: str
 
 def test_a_precision_choice_on_a_card_says_whether_it_computes_fp4(fast_pipeline: Pipeline) -> None:
     a = fast_pipeline.answer("Qwen3 32B на 5090: fp8 или fp4?")
-    assert a.answer.startswith("Подойдёт FP4") and "поддерживает FP4 аппаратно" in a.answer
+    assert a.answer.startswith("Подойдёт только FP4") and "поддерживает FP4 аппаратно" in a.answer
     hopper = fast_pipeline.answer("Llama 3 70B на H100: fp8 или fp4?")
     assert "Аппаратной поддержки FP4 у NVIDIA H100 SXM нет" in hopper.answer
 

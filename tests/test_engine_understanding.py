@@ -328,7 +328,7 @@ def test_two_fine_tuning_methods_are_both_computed_and_the_one_that_fits_leads(
     )
     fits = {c.arguments["method"]: c.result["values"]["fits"] for c in a.tool_calls}
     assert fits == {"full": False, "lora": True}
-    assert a.answer.startswith("Подойдёт LoRA; полное дообучение не поместится")
+    assert a.answer.startswith("Подойдёт только LoRA; полное дообучение не поместится")
 
 
 def test_a_method_chosen_for_memory_says_what_it_costs_beyond_memory(
@@ -337,7 +337,7 @@ def test_a_method_chosen_for_memory_says_what_it_costs_beyond_memory(
     a = fast_pipeline.answer("дообучить llama 3.3 70b на одной h100. lora или qlora? бюджет мал")
     assert tools(a) == ["vram_training", "vram_training"]  # the budget is no cost question
     lead = a.answer.split("\n\n")[0]
-    assert lead.startswith("Подойдёт QLoRA") and "скорост" in lead  # the QLoRA entry's price
+    assert lead.startswith("Подойдёт только QLoRA") and "скорост" in lead  # the QLoRA entry's price
     assert "qlora" in [c.slug for c in a.citations]
 
 
@@ -371,13 +371,13 @@ def test_two_cards_for_a_fine_tune_are_both_computed(fast_pipeline: Pipeline) ->
     by_gpu = {c.arguments["gpu"]: c.result["values"] for c in a.tool_calls}
     assert set(by_gpu) == {"h100-sxm", "b200"}
     assert (by_gpu["h100-sxm"]["fits"], by_gpu["b200"]["fits"]) == (False, True)
-    assert a.answer.startswith("Подойдёт NVIDIA B200")
+    assert a.answer.startswith("Подойдёт только NVIDIA B200")
 
 
 def test_a_server_called_a_machine_is_still_a_choice_of_cards(fast_pipeline: Pipeline) -> None:
     a = fast_pipeline.answer("Mixtral 8x22B fp8: одна h200 или одна b300? какую тачку брать")
     assert {c.arguments["gpu"] for c in a.tool_calls} == {"h200", "b300"}
-    assert a.answer.startswith("Подойдёт NVIDIA B300")
+    assert a.answer.startswith("Подойдёт только NVIDIA B300")
     assert "все эксперты" in a.answer.replace("\u00a0", " ")  # a MoE: every expert is held
 
 
@@ -387,7 +387,22 @@ def test_which_card_is_better_for_a_model_is_a_fit_of_both(fast_pipeline: Pipeli
     a = fast_pipeline.answer("Что лучше для Qwen 2.5 32B в BF16: одна L40S или RTX PRO 6000?")
     verdicts = {c.arguments["gpu"]: c.result["values"]["verdict"] for c in a.tool_calls}
     assert verdicts == {"l40s": "no", "rtx-pro-6000": "fits"}
-    assert a.answer.startswith("Подойдёт NVIDIA RTX PRO 6000 Blackwell (96")
+    assert a.answer.startswith("Подойдёт только NVIDIA RTX PRO 6000 Blackwell (96")
+
+
+def test_when_both_options_fit_the_first_sentence_says_which_is_wiser(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer("Llama 3.3 70B в fp8 под чат-бот: одна H200 или две L40S? что разумнее")
+    assert {c.result["values"]["verdict"] for c in a.tool_calls} == {"fits"}
+    first = a.answer.split(". ")[0]
+    assert "разумнее 1 × H200" in first and "KV-кэш" in first
+
+
+def test_when_no_card_fits_the_verdict_says_neither(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("Mixtral 8x7B в fp8 — хватит одной L40S или лучше одну 5090 взять?")
+    assert {c.result["values"]["verdict"] for c in a.tool_calls} == {"no"}
+    assert a.answer.startswith("Ни одна из карт не подходит")
 
 
 def test_cards_compared_for_a_model_are_compared_by_their_sheets(fast_pipeline: Pipeline) -> None:

@@ -46,14 +46,24 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
         if v != "fits"
     ]
     if not good:
-        return "Ни один вариант не подходит с запасом: " + "; ".join(rest) + "."
-    head = ("Подойдёт " if len(good) == 1 else "Подойдут ") + " и ".join(good)
+        none = "Ни одна из карт" if _cards(results, catalog) else "Ни один из вариантов"
+        return f"{none} не подходит с запасом: " + "; ".join(rest) + "."
+    # one of several: «только» says the others were weighed and do not fit
+    head = ("Подойдёт " + ("только " if rest else "") if len(good) == 1 else "Подойдут ")
+    head += " и ".join(good)
     head += "; " + "; ".join(rest) if rest else ""
     fitting = [r for r, v in zip(results, verdicts, strict=True) if v == "fits"]
-    head += _fp4_decides(fitting, catalog)  # «…, но FP4 аппаратно поддерживает только B200»
-    head += _rates(fitting, catalog) + "."  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
-    notes = (_fp4_note(results, catalog), _no_fp4(results, catalog))
-    return head + "".join(notes) + _between(fitting, catalog, speed)
+    said = _fp4_decides(fitting, catalog)  # «…, но FP4 аппаратно поддерживает только B200»
+    said += _rates(fitting, catalog)  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
+    notes = "".join((_fp4_note(results, catalog), _no_fp4(results, catalog)))
+    between = _between(fitting, catalog, speed)
+    if between.startswith(_WISER) and not said and not notes:
+        # «Подойдут H200 и 2 × L40S, но разумнее 1 × H200: …»: the verdict in the first sentence
+        return f"{head}, но р{between[2:]}"
+    return head + said + "." + notes + between
+
+
+_WISER = " Разумнее"
 
 
 def lighter_lead(results: Sequence[ToolResult]) -> str:
@@ -226,9 +236,20 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
     if len(set(counts)) > 1:  # «8×H100 или 4×B200»: all the cards' memory, not one card's
         total = [(g, n, n * g.memory_gb) for g, n in zip(cards, counts, strict=True)]
         best, n, _ = max(total, key=lambda x: x[2])
-        return f" Больше памяти на KV-кэш и длинный контекст останется на {n} × {best.short}."
+        # «одна H200 или две L40S»: the one card also spares the model a split across cards
+        whole = n == 1 and max(counts) > 1
+        split = ", и модель не придётся делить между картами" if whole else ""
+        return (
+            f" Разумнее {n} × {best.short}: на ней больше памяти останется на KV-кэш и длинный "
+            f"контекст{split}."
+            if n == 1
+            else f" Разумнее {n} × {best.short}: на них больше памяти останется на KV-кэш и "
+            "длинный контекст."
+        )
     best = max(cards, key=lambda g: g.memory_gb)
-    return f" Больше памяти на KV-кэш и длинный контекст останется на {best.short}."
+    return (
+        f" Разумнее {best.short}: на ней больше памяти останется на KV-кэш и длинный контекст."
+    )
 
 
 def _same_bandwidth(cards: Sequence[Gpu]) -> bool:
