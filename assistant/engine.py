@@ -112,7 +112,8 @@ class Engine:
             answer = p.answerer.provider(u, searched, history)
             if answer is not None:
                 return answer
-        if not searched.scope.in_scope:
+        # a problem whose words name a cause the entries state is theirs, however it ranks
+        if not searched.scope.in_scope and u.reading.cause is None:
             return p.answerer.outside(u, searched)
         problem = u.reading.ask in (Ask.problem, Ask.error_log)  # why, not a figure
         explained = p.answerer.explain(u, searched, history)

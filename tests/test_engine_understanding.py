@@ -393,7 +393,7 @@ def test_which_card_is_better_for_a_model_is_a_fit_of_both(fast_pipeline: Pipeli
 def test_when_both_options_fit_the_first_sentence_says_which_is_wiser(
     fast_pipeline: Pipeline,
 ) -> None:
-    a = fast_pipeline.answer("Llama 3.3 70B в fp8 под чат-бот: одна H200 или две L40S? что разумнее")
+    a = fast_pipeline.answer("Llama 3.3 70B в fp8 под чат-бот: одна H200 или две L40S? что лучше")
     assert {c.result["values"]["verdict"] for c in a.tool_calls} == {"fits"}
     first = a.answer.split(". ")[0]
     assert "разумнее 1 × H200" in first and "KV-кэш" in first

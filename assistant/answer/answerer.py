@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from assistant.answer import diagnosis, evidence, failures, leads
+from assistant.answer import causes, diagnosis, evidence, failures, leads
 from assistant.answer.calculations.choice import BANDWIDTH, decided_by_bandwidth, sheets_stated
 from assistant.answer.calculations.display import build_display
 from assistant.answer.calculations.methods import method_reason
@@ -309,6 +309,10 @@ class Answerer:
         nearby = [h.slug for h in retrieval.hits[:3]]
         slugs = general_first(scope.slugs, self.entries, message.families, nearby)  # «HBM»
         question = searched.question.text
+        # «DDP … всё равно OOM на каждой»: the cause the words name, in its entries' sentences
+        said = causes.told(u.reading.cause, self.entries) if u.reading.cause else []
+        own = list(dict.fromkeys(e.slug for e, _ in said))
+        slugs = [*own, *(s for s in slugs if s not in own)][: max(3, len(own))] if own else slugs
         trouble = u.reading.ask in (Ask.problem, Ask.error_log)  # the cause, not a comparison
         failure = message.failure if u.reading.ask is Ask.error_log else None
         if failure is not None:  # the entries that explain what the log shows come first
@@ -320,10 +324,13 @@ class Answerer:
         if route == "term" and not (message.signals.defined_term and slugs[0] in retrieval.alias):
             # «что такое NVLink» stays focused
             slugs = evidence.supporting(self.bank, self.entries, slugs, retrieval, question)
-        slow = self.cards.slow_generation(u, searched, slugs)  # «генерит медленнее, чем ждали»
+        # «генерит медленнее, чем ждали»: the bandwidth, unless the words name another cause
+        slow = None if said else self.cards.slow_generation(u, searched, slugs)
         slugs = slow.slugs if slow is not None else slugs
         seen = {s for t in history[-2:] if t.role == "assistant" for s in t.slugs}
-        found = slow.lead if slow and slow.lead else self._lead(u, slugs, searched, question, route)
+        found = slow.lead if slow and slow.lead else None
+        if not said and found is None:
+            found = self._lead(u, slugs, searched, question, route)
         if found is not None:  # the entry whose sentence leads is cited first
             slugs = [found[0], *(s for s in slugs if s != found[0])]
         picked = evidence.select(
@@ -346,6 +353,9 @@ class Answerer:
             rest = tuple(s for s in first.sentences if s != found[1])
             picked = (Picked(first.entry, first.number, rest), *picked[1:])
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
+        if said:  # the cause, then what helps, each sentence cited where it comes from
+            picked, told = leads.cite_all(picked, said)
+            lead = (*told, *lead)
         named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
         if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
             # the card the log names failed, whatever card the prose compares it with
@@ -396,7 +406,7 @@ class Answerer:
             # refused: what was asked about has no entry (the agent page says so, not the LLM)
             update = {"answer": f"{note}\n\n{answer.answer}", "refused": True}
             return answer.model_copy(update=update)
-        if trouble and u.reading.memory:  # no model or card named: nothing could be computed
+        if trouble and u.reading.memory and not said:  # no model or card: nothing computed
             return answer.model_copy(
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )

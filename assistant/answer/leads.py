@@ -2,6 +2,7 @@
 answer, with the picked entries they come from.
 
     cite(picked, entry, sentence)     («…», [n]): a sentence said in the lead, cited
+    cite_all(picked, said)            several, in order («…[1]. Это самый простой… [1]»)
     side_by_side(bank, picked)        «A — … [1], а B — … [2].»: two terms' definitions
     link_speeds(entries, picked)      the PCIe and NVLink figures, cited, after «через PCIe»
     argues_active(catalog, message)   «всего 37b активных»: reasoning from an MoE's active part
@@ -12,7 +13,7 @@ not yet picked joins the sources with no paragraph of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from assistant.answer import diagnosis
 from assistant.answer.compose import Picked, SentenceBank, lead, standalone, with_marker
@@ -33,8 +34,26 @@ def cite(picked: tuple[Picked, ...], entry: Entry, sentence: str) -> tuple[tuple
         out.append(Picked(entry, len(out) + 1, ()))
         at = len(out) - 1
     p = out[at]
-    out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x != sentence))
-    return tuple(out), with_marker(standalone(entry, sentence), p.number)
+    said = standalone(entry, sentence)  # a paragraph may hold it in this form (evidence.py)
+    out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x not in (sentence, said)))
+    return tuple(out), with_marker(said, p.number)
+
+
+def cite_all(
+    picked: tuple[Picked, ...], said: Sequence[tuple[Entry, str]]
+) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
+    """Several entries' sentences said in the lead, in order, each cited; a sentence that
+    follows another of its entry reads on from it («…батча [1]. Это самый простой…» [1])."""
+    out: list[str] = []
+    before: Entry | None = None
+    for entry, sentence in said:
+        picked, text = cite(picked, entry, sentence)
+        if entry is before:
+            number = next(p.number for p in picked if p.entry is entry)
+            text = with_marker(sentence, number)
+        out.append(text)
+        before = entry
+    return picked, tuple(out)
 
 
 def side_by_side(

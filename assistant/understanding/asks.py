@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from assistant.understanding.causes import Cause, cause
 from assistant.understanding.lexicon import (
     CARD,
     DEFINITION,
@@ -137,7 +138,9 @@ _PROBLEM = re.compile(
     r"тупее|глупее|стал\w* хуже|хуже (?:чем|нашего|старого)|дольше|ползет|ползёт|грустно|"
     r"скач\w*|жалуют\w*|очеред\w*|не (?:вывез\w*|тянет|ускори\w*|растет|растёт|масштабир\w*)|"
     r"масштабир\w* (?:плохо|отвратно|ужасно)|как так|почему так|что не так|"
-    r"накосячил\w*|обманул\w*|наврал\w*|врут|не то,? что ждали|чем ждали)(?![\w])"
+    r"накосячил\w*|обманул\w*|наврал\w*|врут|не то,? что ждали|чем ждали|куда копать|"
+    # «вычислители толком не нагружены, а токены ползут — куда они деваются?»
+    r"полз(?:ут|ет|ёт)|не нагружен\w*|куда (?:\w+ )?(?:деваются|девается|уходят|делись))(?![\w])"
 )
 # measured against what was expected, not against another thing: «медленнее, чем ждали по
 # терафлопсам», «хотя по спеке должен» is a symptom, though two entries stand either side
@@ -248,6 +251,8 @@ class Reading:
     disputed: bool = False
     # «сколько терафлопс у H200 с разреженностью?»: the sheet's peak, then how sparsity relates
     sparse: bool = False
+    # a problem whose words name its cause («DDP … всё равно OOM на каждой»): said first
+    cause: Cause | None = None
 
 
 def spec_fields(folded: str) -> tuple[str, ...]:
@@ -326,7 +331,7 @@ def _problem(message: ParsedMessage) -> Reading:
     several = (message.quantities.params.gpus or 1) > 1 or len(message.gpus) > 1
     other = memory or several or _TRAFFIC.search(t) or _SHARED.search(t)
     slow = bool(_GENERATION_SPEED.search(t)) and not other
-    return Reading(Ask.problem, memory=memory, generation=slow)
+    return Reading(Ask.problem, memory=memory, generation=slow, cause=cause(message, memory=memory))
 
 
 def classify(message: ParsedMessage) -> Reading:
@@ -334,7 +339,10 @@ def classify(message: ParsedMessage) -> Reading:
     sized = message.quantities.params.has("model", "params_b")
     gpus = message.gpus
     if message.log or (_ERROR_LOG.search(message.text) and len(message.text) > 80):
-        return Reading(Ask.error_log, memory=bool(_OUT_OF_MEMORY.search(message.text.lower())))
+        memory = bool(_OUT_OF_MEMORY.search(message.text.lower()))
+        # a failure the log shows is its own cause; a setup told in words may name one
+        why = None if message.failure else cause(message, memory=memory)
+        return Reading(Ask.error_log, memory=memory, cause=why)
     if _EXPECTED.search(t):
         return _problem(message)
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»

@@ -66,9 +66,12 @@ def decide(
         memory = reading.memory or bool(failure and failure.memory)
         # «генерит медленно на L40S»: slowness is no memory problem, whatever the setup needs
         slow = message.signals.speed and not memory
+        # «DDP на 4 картах, добавили ещё 4 — всё равно OOM»: the cause is how the work is
+        # spread, and with no card named a fit of the model says nothing about it
+        spread = reading.cause is not None and not message.gpus
         diagnosis = (
             None
-            if (failure and not failure.memory) or slow
+            if (failure and not failure.memory) or slow or spread
             else diagnose(message, carried, catalog, memory=memory)
         )
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)

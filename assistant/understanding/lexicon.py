@@ -37,7 +37,7 @@ OPENER = r"(?:а|и|ну а|тогда|если|а если|а теперь|(?:�
 DEFINITION = r"(?:что так\w*|что значит|что означа\w*)"
 # wanting it fast, or finding it slow («шустрый», «тормозит», «ползёт»)
 FAST = (
-    r"быстр\w*|шустр\w*|скорост\w*|медленн\w*|вял\w*|тормоз\w*|полз[её]т|latency|задержк\w*|\bfast\w*|"
+    r"быстр\w*|шустр\w*|скорост\w*|медленн\w*|вял\w*|тормоз\w*|полз[её]т|ползут|latency|задержк\w*|\bfast\w*|"
     r"speed"
 )
 # a model writing its answer, not training: what memory bandwidth bounds

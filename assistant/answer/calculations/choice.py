@@ -49,7 +49,7 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
         none = "Ни одна из карт" if _cards(results, catalog) else "Ни один из вариантов"
         return f"{none} не подходит с запасом: " + "; ".join(rest) + "."
     # one of several: «только» says the others were weighed and do not fit
-    head = ("Подойдёт " + ("только " if rest else "") if len(good) == 1 else "Подойдут ")
+    head = "Подойдёт " + ("только " if rest else "") if len(good) == 1 else "Подойдут "
     head += " и ".join(good)
     head += "; " + "; ".join(rest) if rest else ""
     fitting = [r for r, v in zip(results, verdicts, strict=True) if v == "fits"]
@@ -247,9 +247,7 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
             "длинный контекст."
         )
     best = max(cards, key=lambda g: g.memory_gb)
-    return (
-        f" Разумнее {best.short}: на ней больше памяти останется на KV-кэш и длинный контекст."
-    )
+    return f" Разумнее {best.short}: на ней больше памяти останется на KV-кэш и длинный контекст."
 
 
 def _same_bandwidth(cards: Sequence[Gpu]) -> bool:

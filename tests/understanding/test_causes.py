@@ -1,0 +1,55 @@
+"""A problem's words → the cause they name (understanding/causes.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.understanding.asks import Ask, classify
+from assistant.understanding.causes import Cause
+from tests.helpers import read
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "обучаем 13B через DDP на 4 картах — падает по памяти. добавили ещё 4 карты — всё "
+            "равно OOM на каждой. почему?",
+            Cause.copy_on_each,
+        ),
+        (
+            "подняли батч на инференс-сервере: общая пропускная выросла, а юзеры жалуются, что "
+            "ответ печатается медленнее",
+            Cause.batch_against_user,
+        ),
+        (
+            "чат-бот на vllm: днём, когда народу много, запросы висят в очереди, ночью летает",
+            Cause.load_on_cache,
+        ),
+        (
+            "растянули tensor parallel на две ноды по 8 H100 — генерация упала в разы, почему?",
+            Cause.tensor_across_servers,
+        ),
+        (
+            "4 ноды, DDP, шаг больше ждёт синхронизации градиентов, чем считает; сеть 25G "
+            "ethernet. куда копать?",
+            Cause.sync_between_servers,
+        ),
+    ],
+)
+def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
+    reading = classify(read(text))
+    assert reading.ask in (Ask.problem, Ask.error_log) and reading.cause is cause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llama 3 70b в bf16 не стартует на одной h100, сразу oom",  # a fit, computed
+        "генерит медленно на L40S, батч 1 — почему?",  # the bandwidth's, not a cause here
+        "что такое DDP?",  # no problem at all
+        "tensor parallel на 8 H100 в одном сервере — сколько памяти на карту для 70B?",
+    ],
+)
+def test_other_messages_name_no_cause(text: str) -> None:
+    assert classify(read(text)).cause is None
