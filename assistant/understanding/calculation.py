@@ -100,7 +100,10 @@ def choose_tool(
     p, it = ex.params, ex.intents
     # «почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»: two models' caches, computed, say why
     caches = ex.kv_asked and len(ex.models) > 1
-    if ex.definitional and not ex.request and not trouble and not caches:
+    # «Llama 70B в fp8: одна H200 или две L40S? что лучше»: a model on cards set against each
+    # other is a fit of each, however «что лучше» is placed
+    options = len(ex.models) == 1 and len(set(ex.gpus)) > 1
+    if ex.definitional and not ex.request and not trouble and not caches and not options:
         return None
     if ex.problems:  # a date range that cannot be a rental period
         return ToolName.gpu_cost
