@@ -34,13 +34,14 @@ from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
 from assistant.answer.plans import lacking_cause, lacks_link, speaks_for_provider
-from assistant.answer.specs import sheet_slug
-from assistant.corpus.catalog import Catalog
+from assistant.answer.specs import sheet_sentences, sheet_slug
+from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, ToolCall, Turn
 from assistant.search.lookup import Searched
 from assistant.understanding.asks import Ask
 from assistant.understanding.calculation import Outcome
+from assistant.understanding.causes import Cause
 from assistant.understanding.decide import Understanding
 
 LEAD_SWITCH = 0.0  # how much better another entry's sentence must be to lead instead
@@ -353,10 +354,12 @@ class Answerer:
             rest = tuple(s for s in first.sentences if s != found[1])
             picked = (Picked(first.entry, first.number, rest), *picked[1:])
             lead = (with_marker(standalone(first.entry, found[1]), first.number),)
+        named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
         if said:  # the cause, then what helps, each sentence cited where it comes from
+            if u.reading.cause is Cause.peaks_apart:  # «3352 TOPS против 989»: the sheets' BF16
+                said = [*said, *self._peaks_of(named[:2])]
             picked, told = leads.cite_all(picked, said)
             lead = (*told, *lead)
-        named = [self.catalog.gpus[g] for g in message.gpus if g in self.catalog.gpus]
         if failure is not None:  # «По логу операция all-reduce … не завершилась …» first
             # the card the log names failed, whatever card the prose compares it with
             logged = self.catalog.find_gpu(failure.card) if failure.card else None
@@ -366,6 +369,10 @@ class Answerer:
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
             lead = (cause, *lead) if cause else lead
+            able = causes.fp4_able(self.entries) if "FP4" in cause else None
+            if able is not None:  # «…не ускоряет FP4»: and which cards do, from the FP4 entry
+                picked, said_able = leads.cite(picked, *able)
+                lead = (cause, said_able, *(x for x in lead[1:] if x != said_able))
         moe = self.entries.get("moe")
         active = leads.argues_active(self.catalog, message)
         if u.reading.ask is Ask.problem and moe is not None and active:
@@ -411,6 +418,17 @@ class Answerer:
                 update={"answer": f"{answer.answer}\n\n{self.embedded.setup_note()}"}
             )
         return answer
+
+    def _peaks_of(self, gpus: list[Gpu]) -> list[tuple[Entry, str]]:
+        """Each card's peak rates, from its sheet, without sparsity: figures told apart by the
+        conditions they were stated under are then set side by side under the same ones."""
+        out = []
+        for gpu in gpus:
+            sheet = self.entries.get(sheet_slug(gpu.id))
+            rates = sheet_sentences(gpu).get("compute", "")
+            if sheet is not None and rates:
+                out.append((sheet, rates))
+        return out
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

@@ -40,7 +40,45 @@ _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
         ("infiniband", r"нативно поддерживает RDMA"),
         ("infiniband", r"Гбит/с на порт"),
     ),
+    Cause.pipeline_bubble: (
+        ("pipeline-parallelism", r"пузырь"),
+        ("pipeline-parallelism", r"Микробатчи проходят"),
+    ),
+    Cause.expert_traffic: (
+        ("expert-parallelism", r"all-to-all"),
+        ("expert-parallelism", r"быстрым интерконнектом"),
+    ),
+    # what FullGPU does answers «у вас так же будет?» first; why it swung elsewhere follows
+    Cause.shared_by_time: (
+        ("time-slicing", r"FullGPU не разделяет"),
+        ("time-slicing", r"зависит от того, что ещё выполняется"),
+    ),
+    Cause.shared_by_vgpu: (
+        ("vgpu", r"FullGPU не использует vGPU"),
+        ("vgpu", r"фиксированную долю"),
+    ),
+    Cause.quantized_quality: (("quantization", r"потеря качества"),),
+    Cause.fp8_range: (("fp8", r"E4M3"), ("quantization", r"потеря качества")),
+    Cause.one_at_a_time: (("vllm", r"continuous batching"),),
+    Cause.peaks_apart: (
+        ("ai-tops", r"можно сравнивать, только когда"),
+        ("ai-tops", r"3 352 AI TOPS"),
+        ("tflops", r"Реальные задачи"),
+    ),
 }
+
+
+def fp4_able(entries: Mapping[str, Entry]) -> tuple[Entry, str] | None:
+    """The FP4 entry's sentence naming the architectures that compute in FP4 (after a card's
+    sheet says it does not)."""
+    entry = entries.get("fp4")
+    found = _found(entry, r"поддерживают FP4 аппаратно") if entry is not None else None
+    return (entry, found) if entry is not None and found else None
+
+
+def _found(entry: Entry, words: str) -> str | None:
+    said = re.compile(words.replace(" ", r"\s"))  # entries keep no-break spaces after «в»
+    return next((s for s in split_sentences(entry.text) if said.search(s)), None)
 
 
 def told(cause: Cause, entries: Mapping[str, Entry]) -> list[tuple[Entry, str]]:
@@ -50,8 +88,7 @@ def told(cause: Cause, entries: Mapping[str, Entry]) -> list[tuple[Entry, str]]:
         entry = entries.get(slug)
         if entry is None:
             continue
-        said = re.compile(words.replace(" ", r"\s"))  # entries keep no-break spaces after «в»
-        found = [s for s in split_sentences(entry.text) if said.search(s)]
+        found = _found(entry, words)
         if found:
-            out.append((entry, found[0]))
+            out.append((entry, found))
     return out

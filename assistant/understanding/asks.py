@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from assistant.understanding.causes import Cause, cause
+from assistant.understanding.causes import Cause, cause, peaks_apart
 from assistant.understanding.lexicon import (
     CARD,
     DEFINITION,
@@ -115,7 +115,10 @@ _ERROR_LOG = re.compile(
     re.IGNORECASE,
 )
 # does not fit, ran out of memory: a memory symptom, and so a problem
-_NO_FIT = r"oom|out of memory|не (?:влеза|помеща|умеща)\w*|не влез\w*|не лез\w*"
+_NO_FIT = (
+    r"oom|out of memory|не (?:влеза|помеща|умеща)\w*|не влез\w*|не лез\w*|"
+    r"перестал\w* (?:влезать|помещаться|умещаться|лезть)"
+)
 # «куда память делась?», «память вся забита»: where it went is the question, a symptom
 _MEMORY_GONE = (
     r"куда (?:\w+ )?(?:делась|девается|уходит|ушла|пропала|пропадает) (?:вся )?(?:видео)?памят\w*|"
@@ -139,6 +142,7 @@ _PROBLEM = re.compile(
     r"скач\w*|жалуют\w*|очеред\w*|не (?:вывез\w*|тянет|ускори\w*|растет|растёт|масштабир\w*)|"
     r"масштабир\w* (?:плохо|отвратно|ужасно)|как так|почему так|что не так|"
     r"накосячил\w*|обманул\w*|наврал\w*|врут|не то,? что ждали|чем ждали|куда копать|"
+    r"(?:никакого|нет|без) ускорени\w*|не ускоря\w*|"
     # «вычислители толком не нагружены, а токены ползут — куда они деваются?»
     r"полз(?:ут|ет|ёт)|не нагружен\w*|куда (?:\w+ )?(?:деваются|девается|уходят|делись))(?![\w])"
 )
@@ -319,6 +323,9 @@ def _yes_no(folded: str) -> bool:
     )
 
 
+_WRONG = re.compile(r"что (?:\w+ )?не так|в чем (?:\w+ )?(?:дело|проблема|подвох)")
+# «получается 5090 в 3 раза мощнее?»: a figure taken for what a card does
+_STRONGER = re.compile(r"мощнее|быстрее|сильнее|круче|в \d+ раза")
 _EITHER_OR = re.compile(r"(?<![\w])(?:или|либо)(?![\w])")
 
 
@@ -345,6 +352,8 @@ def classify(message: ParsedMessage) -> Reading:
         return Reading(Ask.error_log, memory=memory, cause=why)
     if _EXPECTED.search(t):
         return _problem(message)
+    if peaks_apart(message) and (_PROBLEM.search(t) or _WHY.search(t) or _STRONGER.search(t)):
+        return _problem(message)  # «3352 TOPS против 989 TFLOPS — обманули?»: not a comparison
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
     differs = explains or _PROBLEM.search(t) or _HARDWARE_DIFFERENCE.search(t)
     # not a slice of it or memory that ran out («кусок H100, 13b не влезла»): that is no version
@@ -362,10 +371,14 @@ def classify(message: ParsedMessage) -> Reading:
     # «в вашей вмке nvidia-smi покажет все 80 гигов или урезанный vgpu-профиль?»: an «или»
     # put to the provider asks what it gives, not how two terms differ
     put_to_us = message.paired and not message.signals.comparison_cue and _ADDRESSED.search(t)
+    # «nvfp4 на H100 — никакого ускорения против fp8, почему?»: a symptom on a named card,
+    # though two formats stand either side of «против»
+    on_card = bool(gpus) and bool(_PROBLEM.search(t)) and bool(explains or _WRONG.search(t))
     if (
         (message.signals.comparison_cue or message.paired)
         and _named(message) >= 2
         and not put_to_us
+        and not on_card
     ):
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
@@ -386,7 +399,10 @@ def classify(message: ParsedMessage) -> Reading:
         if "compute" in fields and not yes_no:  # «сколько у b300 в fp4 в тфлопсах?»: FP4 is
             fields = tuple(f for f in fields if f not in ("fp4", "fp8"))  # the figure's precision
         return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed, sparse=sparse)
-    if _PROBLEM.search(t) or _GONE.search(t):
+    # «карты простаивают при pipeline parallel»: a symptom in words no list above holds; two
+    # peaks side by side are one only when the customer doubts them (checked above)
+    named = cause(message, memory=False)
+    if _PROBLEM.search(t) or _GONE.search(t) or named not in (None, Cause.peaks_apart):
         return _problem(message)
     yes_no = _yes_no(t)
     # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной

@@ -27,6 +27,14 @@ class Cause(StrEnum):
     load_on_cache = "load_on_cache"  # many at once: the KV cache bounds how many are served
     tensor_across_servers = "tensor_across_servers"  # TP over the network between servers
     sync_between_servers = "sync_between_servers"  # gradient sync waits on a slow network
+    pipeline_bubble = "pipeline_bubble"  # pipeline stages idle while it fills and drains
+    expert_traffic = "expert_traffic"  # expert parallelism: all-to-all on every MoE layer
+    shared_by_time = "shared_by_time"  # speed that swings: someone else's work on the card
+    shared_by_vgpu = "shared_by_vgpu"  # the same on a vGPU: a share of the card's compute
+    quantized_quality = "quantized_quality"  # fewer bits, some quality lost
+    fp8_range = "fp8_range"  # E5M2 chosen for range: E4M3 is the precise one
+    one_at_a_time = "one_at_a_time"  # requests served one by one: no continuous batching
+    peaks_apart = "peaks_apart"  # AI TOPS (FP4, sparse) set against BF16 TFLOPS
 
 
 _DATA_PARALLEL = re.compile(r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])")
@@ -65,6 +73,45 @@ _SLOW_NET = re.compile(
 )
 
 
+_SCALING = re.compile(
+    r"масштабир\w*|скейл\w*|скалир\w*|(?:почти |совсем )?не быстрее|"
+    r"ускорил\w* (?:от силы|всего|лишь)|шаг (?:\w+ ){0,2}(?:дольше|медленнее)|"
+    r"прирост\w* (?:нет|копеечн\w*|мизерн\w*)"
+)
+_PIPELINE = re.compile(
+    r"(?<![\w])(?:pipeline|пайплайн\w*|конвейер\w*|по этапам|(?:\d+|несколько) (?:этап|стади)\w*)"
+)
+_IDLE = re.compile(r"простаива\w*|простой|простоя\w*|idle|утилизац\w*|недогруж\w*|ждут друг")
+_EXPERTS = re.compile(
+    r"expert[ _-]?parallel\w*|параллелизм\w* экспертов|по экспертам|all-?to-?all|moe-?сло\w*"
+)
+_STALLED = re.compile(
+    r"медленн\w*|ждет|ждут|полз\w*|пересылк\w*|трафик\w*|тормоз\w*|все время уходит"
+)
+# speed that swings over the day (not «с плавающей запятой»)
+_SWINGS = re.compile(
+    r"(?<![\w])(?:скака\w*|скач(?:ет|ут|ки)|плава(?:ет|ют|л|ла|ло|ли)|плывет|плывут|прыга\w*|"
+    r"кто-то (?:ещ[её] )?(?:на ней|крутит\w*|сидит)|делим|соседи|noisy neighbou?rs?)(?![\w])"
+)
+_BITS = re.compile(
+    r"(?<![\w])(?:int4|int8|fp8|fp4|nf4|4 ?бит\w*|8 ?бит\w*|квант\w*|ужали|сжали|awq|gptq|"
+    r"e5m2|e4m3)"
+)
+_WORSE = re.compile(
+    r"тупее|глупее|качеств\w* (?:\w+ )?(?:просел\w*|упал\w*|хуже|ниже|поплыл\w*)|"
+    r"(?:просел\w*|упал\w*|ухудшил\w*) качеств\w*|хуже отвеча\w*|деградир\w*|"
+    r"ответы стали (?:\w+ )?(?:хуже|тупее|глупее)"
+)
+# requests served one at a time while a queue builds («по очереди» is how a card is shared)
+_ONE_BY_ONE = re.compile(
+    r"(?:запрос\w* )(?:\w+ )?(?:строго |только )?(?:по одному|последовательно|один за другим)|"
+    r"без батч\w*"
+)
+_QUEUE = re.compile(r"(?<!по )очеред\w*|копит\w*")
+_TOPS = re.compile(r"(?<![\w])(?:ai )?tops(?![\w])|топс\w*")
+_FLOPS = re.compile(r"tflops|терафлоп\w*|тфлопс\w*|(?<![\w])bf16(?![\w])")
+
+
 def cause(message: ParsedMessage, *, memory: bool) -> Cause | None:
     """`memory`: the problem is memory (OOM): a copy on each card or tensor parallelism over
     servers explains it here, a slow or busy service does not."""
@@ -78,10 +125,36 @@ def cause(message: ParsedMessage, *, memory: bool) -> Cause | None:
         return Cause.tensor_across_servers  # «в одну ноду не влезает: tp на все 16?»
     if memory:
         return None
+    if peaks_apart(message):
+        return Cause.peaks_apart
     if _BATCH_UP.search(t) and _PER_USER_SLOW.search(t):
         return Cause.batch_against_user
     if _BUSY.search(t) and _QUEUED.search(t):
         return Cause.load_on_cache
+    return _slow(t, message)
+
+
+def _slow(t: str, message: ParsedMessage) -> Cause | None:
+    """A slow, idle or worse service: what its words say it comes from."""
+    if _PIPELINE.search(t) and _IDLE.search(t):
+        return Cause.pipeline_bubble
+    if (_EXPERTS.search(t) or "expert-parallelism" in message.terms) and _STALLED.search(t):
+        return Cause.expert_traffic
     if _SYNC.search(t) and (_SERVERS.search(t) or _SLOW_NET.search(t)):
         return Cause.sync_between_servers
+    if _SERVERS.search(t) and _SCALING.search(t):  # «на двух нодах шаг почти не быстрее»
+        return Cause.sync_between_servers
+    if _SWINGS.search(t) and ("скорост" in t or "производительн" in t):
+        return Cause.shared_by_vgpu if "vgpu" in t else Cause.shared_by_time
+    if _BITS.search(t) and _WORSE.search(t):
+        return Cause.fp8_range if re.search(r"e5m2|e4m3", t) else Cause.quantized_quality
+    if _ONE_BY_ONE.search(t) and _QUEUE.search(t):
+        return Cause.one_at_a_time
     return None
+
+
+def peaks_apart(message: ParsedMessage) -> bool:
+    """«у 5090 3352 AI TOPS, а у H100 989 TFLOPS — нас обманули?»: the two figures are stated
+    under different conditions, whichever cards are named."""
+    t = message.tokens.folded
+    return bool(_TOPS.search(t) and _FLOPS.search(t))

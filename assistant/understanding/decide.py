@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from assistant.calculators.registry import ToolName
 from assistant.corpus.catalog import Catalog
 from assistant.understanding.asks import Ask, Reading, classify
 from assistant.understanding.calculation import Filler, Plan, calculation
@@ -66,14 +67,15 @@ def decide(
         memory = reading.memory or bool(failure and failure.memory)
         # «генерит медленно на L40S»: slowness is no memory problem, whatever the setup needs
         slow = message.signals.speed and not memory
-        # «DDP на 4 картах, добавили ещё 4 — всё равно OOM»: the cause is how the work is
-        # spread, and with no card named a fit of the model says nothing about it
-        spread = reading.cause is not None and not message.gpus
         diagnosis = (
             None
-            if (failure and not failure.memory) or slow or spread
+            if (failure and not failure.memory) or slow
             else diagnose(message, carried, catalog, memory=memory)
         )
+        # «DDP на 4 картах, добавили ещё 4 — всё равно OOM»: the cause is how the work is
+        # spread; with no card named only a training estimate (a copy on each) says so in figures
+        if reading.cause is not None and not message.gpus and diagnosis is not None:
+            diagnosis = diagnosis if diagnosis.tool == ToolName.vram_training else None
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     if message.quantities.architecture and not message.models:
         # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with

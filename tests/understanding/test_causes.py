@@ -35,6 +35,34 @@ from tests.helpers import read
             "ethernet. куда копать?",
             Cause.sync_between_servers,
         ),
+        (
+            "разрезал модель pipeline parallel на 4 стадии, карты заметную часть шага "
+            "простаивают — баг?",
+            Cause.pipeline_bubble,
+        ),
+        (
+            "mixtral с expert parallel на 4 картах по pcie — всё время уходит в all-to-all",
+            Cause.expert_traffic,
+        ),
+        (
+            "на прошлом облаке скорость инференса скакала в течение дня. у вас так же?",
+            Cause.shared_by_time,
+        ),
+        ("сидели на vgpu — производительность плавала в течение дня", Cause.shared_by_vgpu),
+        ("ужали модель в int4, ответы стали заметно тупее. это норм?", Cause.quantized_quality),
+        ("квантанули в fp8 e5m2, качество просело сильнее, чем обещали", Cause.fp8_range),
+        (
+            "апи на голом transformers: запросы обрабатываются строго по одному, очередь копится",
+            Cause.one_at_a_time,
+        ),
+        (
+            "у 5090 3352 AI TOPS, а у H100 989 TFLOPS — получается 5090 в 3 раза мощнее?",
+            Cause.peaks_apart,
+        ),
+        (
+            "на 2 нодах по 8 H100 по tcp шаг почти не быстрее, чем на одной. что со скейлингом?",
+            Cause.sync_between_servers,
+        ),
     ],
 )
 def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
@@ -49,6 +77,9 @@ def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
         "генерит медленно на L40S, батч 1 — почему?",  # the bandwidth's, not a cause here
         "что такое DDP?",  # no problem at all
         "tensor parallel на 8 H100 в одном сервере — сколько памяти на карту для 70B?",
+        "сколько TFLOPS у H100 в операциях с плавающей запятой?",  # «плавающей» swings nothing
+        "если процессы по очереди делят одну карту, упадут ли все?",  # sharing, not a queue
+        "что такое AI TOPS?",
     ],
 )
 def test_other_messages_name_no_cause(text: str) -> None:
