@@ -250,6 +250,12 @@ _THROUGHPUT = re.compile(
     r"\btok/s|\bt/s\b|\btps\b|скорост\w* (?:генерац|инференс|ответ|вывод)\w*|"
     r"пропускн\w* способност\w*|throughput"
 )
+# a memory's, a link's or a network's bandwidth: sheet and entry figures, not tokens per second
+_BANDWIDTH_OF = re.compile(
+    r"памят\w*|nvlink|связ[иь]|канал\w*|шин\w*|pcie|infiniband|(?<![\w])ib(?![\w])|hbm\w*|"
+    r"gddr\w*|сет[иь]\w*|интерконнект\w*|fabric|roce|ethernet|слот\w*"
+)
+_TOKENS = re.compile(r"токен\w*|tokens?|tok/s|\bt/s\b|\btps\b|генерац\w*|инференс\w*")
 
 _FAST = re.compile(FAST)
 _ACTIVE = re.compile(ACTIVE)
@@ -283,6 +289,11 @@ class Signals:
     chat: str = ""
 
 
+def _throughput(t: str) -> bool:
+    """Tokens per second asked for, not the bandwidth of a memory, a link or a network."""
+    return bool(_THROUGHPUT.search(t)) and (bool(_TOKENS.search(t)) or not _BANDWIDTH_OF.search(t))
+
+
 def signals(text: str, tokens: Tokens) -> Signals:
     """`tokens` is tokenize(text): the folded text and its words are not computed again."""
     t = tokens.folded
@@ -311,8 +322,8 @@ def signals(text: str, tokens: Tokens) -> Signals:
         counterpart=bool(_COUNTERPART.search(t)),
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),
-        throughput=bool(_THROUGHPUT.search(t)),
-        speed=bool(_THROUGHPUT.search(t) or _FAST.search(t)),
+        throughput=_throughput(t),
+        speed=_throughput(t) or bool(_FAST.search(t)),
         outside=bool(_FOREIGN.search(t) or _RECIPE.search(t)),
         procedure=bool(_PROCEDURE.search(t)),
         how_to=bool(_HOW_TO.search(t)),

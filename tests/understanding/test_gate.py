@@ -281,3 +281,17 @@ def test_a_word_that_starts_like_a_greeting_is_no_greeting() -> None:
 )
 def test_the_kind_of_figure_asked_for_is_read(text: str, figure: str) -> None:
     assert signals(text).figure == figure
+
+
+@pytest.mark.parametrize(
+    ("text", "throughput"),
+    [
+        ("сколько токенов в секунду выдаст H100 на Llama 70B?", True),
+        ("какая пропускная способность у vllm на h100 для llama 70b?", True),
+        ("какая пропускная способность у HBM4 на стек?", False),  # the memory's
+        ("какова суммарная пропускная способность связи между GPU в NVL72?", False),  # a link's
+        ("хватит ли throughput шины PCIe на сетевуху 400G и NVMe?", False),
+    ],
+)
+def test_tokens_per_second_is_not_a_memory_or_link_bandwidth(text: str, throughput: bool) -> None:
+    assert signals(text).throughput is throughput
