@@ -48,6 +48,11 @@ _CARD_NUMBER = re.compile(r"\b(?:rtx|gtx|rx|ртх)\s?([1-9]\d[3-9]0)\b")  # 408
 # one letter off a listed one is another card, not a typo («v100» is not «a100»). Not p: p95
 _MODEL_NUMBER = re.compile(r"(?:mi|rx|gb|gh|[abhlvkt])\d{2,4}[a-z]?")
 
+# accelerators of makers FullGPU does not rent, by their names (no number to read)
+_OTHER_MAKERS = re.compile(
+    r"(?<![\w])(?:gaudi\w*|гауди|habana|хабан\w*|tpu\w*|тпу|trainium|inferentia|cerebras|"
+    r"церебрас\w*|groq|ascend|ponte vecchio|gpu max)(?![\w])"
+)
 
 # an open model's family: the catalogue's (Llama, Qwen, Mistral, Mixtral, DeepSeek) and others
 # customers name (Gemma, Phi, Kimi…); named with no catalogue model, it is one we have no record of
@@ -126,6 +131,8 @@ class Vocabulary:
         """«RTX 4080 Super», «V100 32GB»: a card the catalogue has no sheet for (its number is
         in no catalogue name), so no figure about it is ours to give."""
         if any(m.group(1) not in self.words for m in _CARD_NUMBER.finditer(text.folded)):
+            return True
+        if _OTHER_MAKERS.search(text.folded):  # «а что по Intel Gaudi 3 против H100?»
             return True
         return any(_MODEL_NUMBER.fullmatch(w) and w not in self.words for w in text.words)
 

@@ -30,6 +30,14 @@ def test_a_consumer_card_the_catalogue_lists_no_sheet_for_is_unknown(
     assert not vocabulary.unknown_card(tokenize("новая rtx 2025-го года"))  # a year, not a card
 
 
+def test_another_makers_accelerator_named_without_a_number_is_unknown(
+    vocabulary: Vocabulary,
+) -> None:
+    assert vocabulary.unknown_card(tokenize("а что по Intel Gaudi 3 — быстрее ли он H100?"))
+    assert vocabulary.unknown_card(tokenize("сколько памяти у TPU v5p?"))
+    assert not vocabulary.unknown_card(tokenize("сколько памяти у H100?"))
+
+
 def test_a_card_the_glossary_names_but_no_sheet_has_is_without_a_sheet(
     vocabulary: Vocabulary,
 ) -> None:
