@@ -92,6 +92,11 @@ _FOREIGN = re.compile(
     r"llama\.cpp|\bollama\b|олам\w*|lm studio|cuda-gdb|nsight\w*|remapped rows|"
     # ML theory the glossary does not cover
     r"scaling laws?|chinchilla|\brlhf\b|\bdpo\b|\bppo\b|\bmmlu\b|\bbpe\b|"
+    r"дистилл\w*|distill\w*|quantization[- ]aware|\bqat\b|perplexity|перплекси\w*|"
+    r"\brag\b|langchain|llamaindex|векторн\w* баз\w*|токенизатор\w*|tokenizer\w*|"
+    # engines' and drivers' internals: scheduling, sharing modes, profiles no entry lists
+    r"preempt\w*|вытесн\w*|nvidia mps|\bmps\b(?! backend)|\b\dg\.\d+gb\b|"
+    r"профил\w* mig|mig[- ]профил\w*|"
     # tuning advice: hyperparameters no entry gives values for
     r"learning rate|\bbetas?\b|weight[_ ]decay|target_modules|\bwarmup\b|lora_alpha|"
     r"\balpha\s?=|\br\s?=\s?\d|group_size|\btop_[pk]\b|\bdropout\b|adafactor|\blion\b|"

@@ -91,6 +91,11 @@ def test_other_vendor_prices_are_not_ours() -> None:
         "torch.compile стоит включать? что он вообще делает",
         "How does prefix caching work in inference engines?",
         "ollama выгружает модель из видеопамяти через 5 минут — как отключить?",
+        "хотим дистиллировать 70b в 8b. какой рецепт, сколько данных нужно?",
+        "AWQ или GPTQ — есть цифры по perplexity для int4?",
+        "nvidia mps это то же что mig? как процессы через mps крутятся",
+        "как vLLM решает, какие запросы вытеснять из батча, когда KV-кэш кончается?",
+        "какие профили MIG бывают у H100 — 1g.10gb, 2g.20gb?",
         # the exact commands, flags, keys or environment variables of a tool
         "через nvidia-smi как включить persistence mode? какие ключи пишут",
         "как запустить all_reduce_perf на двух нодах, какие переменные окружения нужны",
@@ -111,6 +116,8 @@ def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
         "как поднять 70B в vllm на 4 GPU, если на одну не помещается?",
         "что такое PagedAttention в vLLM?",  # the vLLM entry's
         "какие команды коллективных операций реализует NCCL?",  # the entry names them
+        "что такое MIG и на сколько частей он делит H100?",  # the MIG entry's seven
+        "AWQ и GPTQ помогают удержать качество при квантовании?",  # the quantization entry's
     ],
 )
 def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
