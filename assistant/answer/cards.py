@@ -48,6 +48,9 @@ from assistant.understanding.lexicon import GENERATION
 # a question about a card no longer than this asks whether it is offered (with «у вас», «есть
 # ли» in it: OFFERED_WORDS); a longer one asks something else of it
 SHORT_WORDS = 6
+# after FullGPU's own sentence, the entry's best others: what is included, what it gives access
+# to («ко всем GPU, ядрам CPU, дискам…»), what it does not replace (dev: 1 left such facts out)
+PROVIDER_MORE = 2
 OFFERED_WORDS = 12
 # the memory-bandwidth entry's sentence on a model generating text (cards told apart by speed)
 PEAKS = "tflops"  # the entry on how vendors state peak figures
@@ -238,7 +241,7 @@ class CardAnswers:
             s
             for s, _ in sorted(scored, key=lambda x: -x[1])
             if s != found.sentence and not is_reference(s, entry)
-        ][:1]
+        ][:PROVIDER_MORE]
         picked = [Picked(entry, 1, tuple(rest))] if rest else []
         top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
         if top is not None and top.slug != entry.slug:  # the best entry stays cited, as support
