@@ -11,7 +11,8 @@ framework was built for (CUDA), PyTorch that sees no GPU on an AMD server (ROCm)
 kernels on a card without them (FP4, FP8, tensor cores), FP16's loss scale at its floor (BF16),
 an uncorrectable ECC error (DCGM), a context too long for the KV cache left (KV cache), a
 framework built without kernels for the card's architecture (CUDA, Blackwell), and NCCL passing
-data between the cards through the host's memory or cards with no direct link (NVLink, PCIe).
+data between the cards through the host's memory or cards with no direct link (NVLink, PCIe),
+and an NVLink hardware error a hung collective follows (NVLink, DCGM).
 Whether a model fits is the diagnosis's (diagnosis.py); anything else is None.
 """
 
@@ -35,6 +36,7 @@ class FailureKind(StrEnum):
     no_kernel_image = "no_kernel_image"  # the build has no kernels for the card's architecture
     host_memory_path = "host_memory_path"  # NCCL between the cards via SHM: no NVLink, no P2P
     no_peer_link = "no_peer_link"  # the cards cannot reach each other directly (no P2P)
+    link_error = "link_error"  # an NVLink hardware error (Xid 74): a collective hangs on it
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ _TIMEOUT = re.compile(
     re.IGNORECASE,
 )
 _OP = re.compile(r"OpType=(\w+)")
+# «NVRM: Xid (PCI:…): 74, … NVLink: fatal error detected on link 5»
+_LINK_ERROR = re.compile(r"NVLink: fatal error|Xid \([^)]*\): 74\b|nvlink[^\n]{0,40}fatal", re.I)
 _LIMIT = re.compile(r"Timeout\(ms\)=(\d+)")
 _NETWORK = re.compile(
     r"NET/IB|NET/Socket|ibv_\w+|IBV_WC_\w+|Got completion from peer|NCCL[^\n]{0,40}(?:WARN|ERROR)"
@@ -122,6 +126,8 @@ def failure(log: str, text: str) -> Failure | None:
     name = _OPS.get(op.group(1).upper(), op.group(1).lower()) if op else ""
     ms = int(limit.group(1)) if limit else 0
     timed = bool(_TIMEOUT.search(log))
+    if _LINK_ERROR.search(log):  # the hardware fault is why the collective never finished
+        return Failure(FailureKind.link_error, op=name, timeout_ms=ms if timed else 0)
     # NCCL on TCP sockets is why a collective times out between servers: the cause comes first
     if _SOCKET.search(log) and not re.search(r"NET/IB\s*:\s*Using", log):
         if not timed:

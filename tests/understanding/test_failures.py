@@ -113,3 +113,13 @@ def test_cards_without_a_direct_link_are_named() -> None:
     )
     f = failure(log, "2x rtx 5090, tp 2:\n" + log)
     assert f is not None and f.kind is FailureKind.no_peer_link
+
+
+def test_an_nvlink_xid_beside_a_collective_timeout_is_the_link_error() -> None:
+    xid = (
+        "NVRM: Xid (PCI:0000:9d:00): 74, pid=18830, name=python, NVLink: fatal error detected "
+        "on link 5(0x0, 0x0, 0x10000, 0x0)"
+    )
+    f = failure(TIMEOUT_LOG + "\n" + xid, "трейн висит и валится:\n" + TIMEOUT_LOG + "\n" + xid)
+    assert f is not None and f.kind is FailureKind.link_error
+    assert f.op == "all-reduce" and f.timeout_ms == 600000
