@@ -416,8 +416,10 @@ def test_fp4_on_a_hopper_card_is_said_to_be_unsupported_by_its_sheet(pipeline) -
         "Current capability: 90.\n```"
     )
     lead = first_sentence(a)
-    assert "H200" in lead and "нет поддержки FP4" in lead
+    assert "H200" in lead and "нет аппаратной поддержки FP4" in lead and "Hopper" in lead
     assert "fp4" in cited(a) and "Blackwell" in a.answer
+    # what the card does run fast, from its sheet: FP8
+    assert "H200 поддерживает FP8" in a.answer.split("\n")[0]
 
 
 def test_when_both_cards_fit_the_faster_one_for_generation_is_named(pipeline) -> None:

@@ -364,7 +364,11 @@ class Answerer:
             # the card the log names failed, whatever card the prose compares it with
             logged = self.catalog.find_gpu(failure.card) if failure.card else None
             card = logged or (named[0] if named else None)
-            lead = (failures.reading(failure, card), *lead)
+            said_log = causes.for_failure(failure, self.entries)
+            if card is not None and failure.precision == "fp4" and card.fp8_tflops:
+                said_log += self._sheet_says(card, "fp8")  # «…нет FP4»: what it runs fast
+            picked, told = leads.cite_all(picked, said_log)
+            lead = (failures.reading(failure, card), *told, *(x for x in lead if x not in told))
         elif u.reading.ask is Ask.problem and named:  # «tp=4 на 4 RTX PRO 6000 — прирост копеечный»
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
@@ -422,13 +426,13 @@ class Answerer:
     def _peaks_of(self, gpus: list[Gpu]) -> list[tuple[Entry, str]]:
         """Each card's peak rates, from its sheet, without sparsity: figures told apart by the
         conditions they were stated under are then set side by side under the same ones."""
-        out = []
-        for gpu in gpus:
-            sheet = self.entries.get(sheet_slug(gpu.id))
-            rates = sheet_sentences(gpu).get("compute", "")
-            if sheet is not None and rates:
-                out.append((sheet, rates))
-        return out
+        return [said for gpu in gpus for said in self._sheet_says(gpu, "compute")]
+
+    def _sheet_says(self, gpu: Gpu, field: str) -> list[tuple[Entry, str]]:
+        """The card's sheet sentence of one field, with the sheet it is cited from."""
+        sheet = self.entries.get(sheet_slug(gpu.id))
+        said = sheet_sentences(gpu).get(field, "")
+        return [(sheet, said)] if sheet is not None and said else []
 
     def _lead(
         self, u: Understanding, slugs: list[str], searched: Searched, question: str, route: Route

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from assistant.corpus.glossary import Entry
 from assistant.text.sentences import split_sentences
 from assistant.understanding.causes import Cause
+from assistant.understanding.failures import Failure, FailureKind
 
 # per cause: (entry, words its sentence says), the cause first, then what helps
 _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
@@ -68,6 +69,37 @@ _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
 }
 
 
+# per failure a pasted log shows: the entries' sentences that explain it and say what helps,
+# cited right after what the log says (answer/failures.py)
+_LOGGED: dict[FailureKind, tuple[tuple[str, str], ...]] = {
+    FailureKind.collective_timeout: (
+        ("all-reduce", r"зависит от интерконнекта"),
+        ("dcgm", r"состояние NVLink"),
+    ),
+    FailureKind.socket_fallback: (
+        ("infiniband", r"нативно поддерживает RDMA"),
+        ("rdma", r"RDMA поддерживают и InfiniBand, и RoCE"),
+    ),
+    FailureKind.driver_too_old: (("cuda", r"достаточно свежий драйвер"),),
+    FailureKind.no_kernel_image: (
+        ("blackwell", r"на ней построены"),
+        ("cuda", r"достаточно свежий драйвер"),
+    ),
+    FailureKind.fp16_overflow: (("bf16", r"сохраняет диапазон"),),
+    FailureKind.memory_error: (("dcgm", r"выходящее из строя"),),
+    FailureKind.link_error: (("dcgm", r"состояние NVLink"), ("dcgm", r"выходящее из строя")),
+    FailureKind.kv_context: (("kv-cache", r"растёт с длиной контекста"),),
+}
+
+
+def for_failure(failure: Failure, entries: Mapping[str, Entry]) -> list[tuple[Entry, str]]:
+    """What explains the failure a log shows and what helps, as the entries write it."""
+    if failure.kind is FailureKind.precision_unsupported:
+        able = fp4_able(entries) if failure.precision == "fp4" else None
+        return [able] if able else []
+    return _sentences(_LOGGED.get(failure.kind, ()), entries)
+
+
 def fp4_able(entries: Mapping[str, Entry]) -> tuple[Entry, str] | None:
     """The FP4 entry's sentence naming the architectures that compute in FP4 (after a card's
     sheet says it does not)."""
@@ -83,8 +115,14 @@ def _found(entry: Entry, words: str) -> str | None:
 
 def told(cause: Cause, entries: Mapping[str, Entry]) -> list[tuple[Entry, str]]:
     """The sentences, as their entries write them; those an entry does not hold are left out."""
+    return _sentences(_SAID[cause], entries)
+
+
+def _sentences(
+    wanted: tuple[tuple[str, str], ...], entries: Mapping[str, Entry]
+) -> list[tuple[Entry, str]]:
     out = []
-    for slug, words in _SAID[cause]:
+    for slug, words in wanted:
         entry = entries.get(slug)
         if entry is None:
             continue

@@ -33,6 +33,7 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.no_kernel_image: ("cuda", "blackwell"),
     FailureKind.host_memory_path: ("nvlink", "pcie-gen5", "nccl"),
     FailureKind.no_peer_link: ("nvlink", "tensor-parallelism", "pcie-gen5"),
+    FailureKind.link_error: ("dcgm", "nvlink", "nccl"),
 }
 _FP4_EXPLAINING = ("fp4", "blackwell")
 # the failures whose cause is that the cards talk over PCIe, not NVLink
@@ -54,6 +55,13 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
             f"По логу {op} между GPU не завершилась{limit}: сработал таймаут NCCL, "
             "и процесс остановлен."
         )
+    if f.kind is FailureKind.link_error:
+        fault = "аппаратной ошибки NVLink (Xid 74) на одном из GPU — это не ошибка в коде"
+        if f.timeout_ms:  # what hung and why, in one sentence
+            op = f"операция {f.op}" if f.op else "коллективная операция"
+            limit = _count(f.timeout_ms, "мс")
+            return f"По логу {op} между GPU не завершилась за {limit} из-за {fault}."
+        return "По логу это аппаратная ошибка NVLink (Xid 74) на одном из GPU, а не ошибка в коде."
     if f.kind is FailureKind.socket_fallback and f.timeout_ms:
         op = f"операция {f.op}" if f.op else "коллективная операция"
         return (
@@ -122,7 +130,10 @@ def _unsupported(precision: str, gpu: Gpu | None) -> str:
     """What the log says, and what the named card's sheet says of it (when it agrees)."""
     label = precision.upper()
     if gpu is not None and not supports(gpu, precision):
-        return f"По логу {label} на этом GPU не работает: у {gpu.short} нет поддержки {label}."
+        return (
+            f"По логу {label} на этом GPU не работает: у {gpu.short} ({gpu.architecture}) нет "
+            f"аппаратной поддержки {label}."
+        )
     return f"По логу ядрам {label} нужен GPU с аппаратной поддержкой {label}."
 
 

@@ -19,6 +19,7 @@ from assistant.answer import diagnosis
 from assistant.answer.compose import Picked, SentenceBank, lead, standalone, with_marker
 from assistant.corpus.catalog import Catalog
 from assistant.corpus.glossary import Entry
+from assistant.text.sentences import split_sentences
 from assistant.understanding.reader import ParsedMessage
 
 # the links compared when cards talk over PCIe without NVLink: each entry gives its figure
@@ -34,7 +35,10 @@ def cite(picked: tuple[Picked, ...], entry: Entry, sentence: str) -> tuple[tuple
         out.append(Picked(entry, len(out) + 1, ()))
         at = len(out) - 1
     p = out[at]
-    said = standalone(entry, sentence)  # a paragraph may hold it in this form (evidence.py)
+    # an entry's definition names its subject in front («Blackwell — архитектура…»); another
+    # sentence is made to stand alone; a paragraph may hold it in that form (evidence.py)
+    first = split_sentences(entry.text)[:1] == [sentence]
+    said = lead(entry, sentence) if first else standalone(entry, sentence)
     out[at] = Picked(entry, p.number, tuple(x for x in p.sentences if x not in (sentence, said)))
     return tuple(out), with_marker(said, p.number)
 
