@@ -432,3 +432,16 @@ def test_usages_weighed_by_money_are_each_priced_and_compared(fast_pipeline) -> 
         lead.startswith("Дешевле выйдет 1 GPU × 60 ч")
         and f"{costs[0]:.2f}".replace(".", ",") in lead
     )
+
+
+def test_cards_for_tensor_parallelism_are_told_apart_by_their_link(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "для обучения на 8 картах с tensor parallel что брать: rtx pro 6000 (памяти ж больше, "
+        "96 гб) или h100 sxm?"
+    )
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert lead.startswith("Главное различие — связь между GPU")
+    assert "на каждом слое" in lead and "64 ГБ/с" in lead and "900 ГБ/с" in lead
+    assert {"tensor-parallelism", "pcie-gen5", "nvlink"} <= {c.slug for c in a.citations}

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from assistant.answer import evidence
+from assistant.answer import causes, evidence, leads
 from assistant.answer.calculations.choice import BANDWIDTH
 from assistant.answer.compose import Picked, SentenceBank, is_reference, standalone, with_marker
 from assistant.answer.generation import AnswerContext
@@ -149,6 +149,10 @@ class CardAnswers:
                 sheets += extra
         text, question = u.message.text, searched.question.text
         picked = self._about(gpus, searched, question, first=len(sheets) + 1)
+        linked = [g.nvlink for g in gpus]
+        if route == "comparison" and "interconnect" in fields and any(linked) and not all(linked):
+            picked, links = self._links(u, picked, first=len(sheets) + 1)
+            lead = [*lead[:1], *links, *lead[1:]]
         if u.reading.generation:  # why the bandwidth, not the TFLOPS, sets the pace
             picked = self._why_bandwidth(picked, searched, question, first=len(sheets) + 1)
         # the cards that have what this one lacks are cited after the glossary's entries
@@ -175,6 +179,19 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _links(
+        self, u: Understanding, picked: tuple[Picked, ...], first: int
+    ) -> tuple[tuple[Picked, ...], list[str]]:
+        """«под tensor parallel: RTX PRO 6000 или H100?»: why the link decides (the layers'
+        results are combined on every layer) and how much slower PCIe is, in figures, cited."""
+        out: list[str] = []
+        why = causes.tensor_on_every_layer(self.entries)
+        if why is not None and "tensor-parallelism" in u.message.terms:
+            picked, layers = leads.cite(picked, *why, first=first)
+            out.append(layers)
+        picked, speeds = leads.link_speeds(self.entries, picked, first=first)
+        return picked, [*out, *speeds]
 
     def _lacking(
         self, gpu: Gpu, fields: Sequence[str], lines: list[str], theirs: range

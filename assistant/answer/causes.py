@@ -100,6 +100,12 @@ def for_failure(failure: Failure, entries: Mapping[str, Entry]) -> list[tuple[En
     return _sentences(_LOGGED.get(failure.kind, ()), entries)
 
 
+def tensor_on_every_layer(entries: Mapping[str, Entry]) -> tuple[Entry, str] | None:
+    """The tensor-parallelism entry's sentence on why it stays within one NVLink server."""
+    found = _sentences((("tensor-parallelism", r"в пределах одного сервера"),), entries)
+    return found[0] if found else None
+
+
 def fp4_able(entries: Mapping[str, Entry]) -> tuple[Entry, str] | None:
     """The FP4 entry's sentence naming the architectures that compute in FP4 (after a card's
     sheet says it does not)."""

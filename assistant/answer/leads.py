@@ -26,13 +26,16 @@ from assistant.understanding.reader import ParsedMessage
 LINK_ENTRIES = ("pcie-gen5", "nvlink")
 
 
-def cite(picked: tuple[Picked, ...], entry: Entry, sentence: str) -> tuple[tuple[Picked, ...], str]:
+def cite(
+    picked: tuple[Picked, ...], entry: Entry, sentence: str, first: int = 1
+) -> tuple[tuple[Picked, ...], str]:
     """`sentence` of `entry` said in the lead, with its marker: an entry not yet picked joins with
-    no sentence of its own, one already picked gives the sentence up to the lead."""
+    no sentence of its own, one already picked gives the sentence up to the lead. `first`: the
+    number the picked entries start at (after the cards' sheets)."""
     out = list(picked)
     at = next((i for i, p in enumerate(out) if p.entry is entry), None)
     if at is None:
-        out.append(Picked(entry, len(out) + 1, ()))
+        out.append(Picked(entry, max((p.number for p in out), default=first - 1) + 1, ()))
         at = len(out) - 1
     p = out[at]
     # an entry's definition names its subject in front («Blackwell — архитектура…»); another
@@ -81,7 +84,7 @@ def side_by_side(
 
 
 def link_speeds(
-    entries: Mapping[str, Entry], picked: tuple[Picked, ...]
+    entries: Mapping[str, Entry], picked: tuple[Picked, ...], first: int = 1
 ) -> tuple[tuple[Picked, ...], tuple[str, ...]]:
     """The PCIe and NVLink entries' sentences with their figures («Канал Gen5 x16 передаёт
     около 64 ГБ/с…», «…900 ГБ/с на GPU…»), cited."""
@@ -90,7 +93,7 @@ def link_speeds(
         entry = entries.get(slug)
         sentence = diagnosis.with_speed(entry) if entry is not None else ""
         if entry is not None and sentence:
-            picked, marked = cite(picked, entry, sentence)
+            picked, marked = cite(picked, entry, sentence, first)
             said.append(marked)
     return picked, tuple(said)
 

@@ -365,7 +365,9 @@ def classify(message: ParsedMessage) -> Reading:
         return Reading(Ask.gpu_comparison, ("bandwidth",), generation=True)
     if len(gpus) >= 2 and not explains and (not sized or _HARDWARE_DIFFERENCE.search(t)):
         # «h100 или h200 под инференс 70b, в чем разница по железу?»: the cards, not a fit
-        traffic = ("interconnect",) if _TRAFFIC.search(t) else ()
+        # cards talking on every layer (tensor parallelism) differ most in what links them
+        between = _TRAFFIC.search(t) or "tensor-parallelism" in message.terms
+        traffic = ("interconnect",) if between else ()
         return Reading(Ask.gpu_comparison, (*traffic, *spec_fields(t)))
     fields = spec_fields(t)
     # «в вашей вмке nvidia-smi покажет все 80 гигов или урезанный vgpu-профиль?»: an «или»
