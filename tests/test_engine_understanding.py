@@ -445,3 +445,15 @@ def test_cards_for_tensor_parallelism_are_told_apart_by_their_link(
     assert lead.startswith("Главное различие — связь между GPU")
     assert "на каждом слое" in lead and "64 ГБ/с" in lead and "900 ГБ/с" in lead
     assert {"tensor-parallelism", "pcie-gen5", "nvlink"} <= {c.slug for c in a.citations}
+
+
+def test_speed_asked_of_a_choice_where_one_card_fits_says_each_cards_pace(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "под qwen 2.5 32b в bf16 что брать — 5090 или rtx pro 6000? скорость генерации тоже важна"
+    )
+    first = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert first.startswith("Подойдёт только NVIDIA RTX PRO 6000")
+    assert "1 792 ГБ/с" in first  # the same bandwidth for both, from their sheets
+    assert {"memory-bandwidth", "gpu-rtx-5090", "gpu-rtx-pro-6000"} <= {c.slug for c in a.citations}

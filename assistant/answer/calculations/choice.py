@@ -52,6 +52,9 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     head = "Подойдёт " + ("только " if rest else "") if len(good) == 1 else "Подойдут "
     head += " и ".join(good)
     head += "; " + "; ".join(rest) if rest else ""
+    if speed and len(good) == 1 and len(_cards(results, catalog)) >= 2:
+        # «что брать — 5090 или PRO 6000? скорость тоже важна»: one fits; the pace, for each
+        return head + "." + _speeds(_cards(results, catalog))
     fitting = [r for r, v in zip(results, verdicts, strict=True) if v == "fits"]
     said = _fp4_decides(fitting, catalog)  # «…, но FP4 аппаратно поддерживает только B200»
     said += _rates(fitting, catalog)  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
@@ -191,9 +194,16 @@ def _cards(results: Sequence[ToolResult], catalog: Catalog) -> list[Gpu]:
 
 
 def decided_by_bandwidth(results: Sequence[ToolResult], catalog: Catalog, speed: bool) -> bool:
-    """The lead compares the fitting cards' memory bandwidth (the answer cites its entry)."""
+    """The lead compares the cards' memory bandwidth (the answer cites its entry): the fitting
+    ones', or every card's when speed is asked and not all of them fit."""
     fitting = [r for r in results if _verdict(r) == "fits"]
-    return speed and len(results) >= 2 and len(_cards(fitting, catalog)) >= 2
+    return speed and len(results) >= 2 and len(_cards(_paced(results, fitting), catalog)) >= 2
+
+
+def _paced(results: Sequence[ToolResult], fitting: Sequence[ToolResult]) -> Sequence[ToolResult]:
+    """The options whose generation speed the lead compares: the fitting ones when several
+    fit, else all (the customer asked about speed: «скорость генерации тоже важна»)."""
+    return fitting if len(fitting) >= 2 else results
 
 
 def sheets_stated(results: Sequence[ToolResult], catalog: Catalog, speed: bool) -> list[Gpu]:
@@ -203,7 +213,7 @@ def sheets_stated(results: Sequence[ToolResult], catalog: Catalog, speed: bool) 
         return []
     fitting = [r for r in results if _verdict(r) == "fits"]
     if decided_by_bandwidth(results, catalog, speed):
-        return _cards(fitting, catalog)
+        return _cards(_paced(results, fitting), catalog)
     if _rates(fitting, catalog):
         return [catalog.gpus[str(fitting[0].inputs.get("gpu"))]]
     return []
@@ -248,6 +258,20 @@ def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> st
         )
     best = max(cards, key=lambda g: g.memory_gb)
     return f" Разумнее {best.short}: на ней больше памяти останется на KV-кэш и длинный контекст."
+
+
+def _speeds(cards: Sequence[Gpu]) -> str:
+    """Each card's memory bandwidth, which bounds generation at small batches."""
+    if _same_bandwidth(cards):
+        return (
+            " Скорость генерации при небольших батчах ограничивает пропускная способность "
+            f"памяти, а она у них одна: {bandwidth(cards[0].bandwidth_tbs)}."
+        )
+    each = " ".join(f"У {g.short} — {bandwidth(g.bandwidth_tbs)}." for g in cards)
+    return (
+        " Скорость генерации при небольших батчах ограничивает пропускная способность памяти. "
+        + each
+    )
 
 
 def _same_bandwidth(cards: Sequence[Gpu]) -> bool:
