@@ -302,3 +302,15 @@ def test_the_kind_of_figure_asked_for_is_read(text: str, figure: str) -> None:
 )
 def test_tokens_per_second_is_not_a_memory_or_link_bandwidth(text: str, throughput: bool) -> None:
     assert signals(text).throughput is throughput
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("объясните по-человечески что такое RDMA?", "RDMA"),
+        ("объясни на пальцах что такое NVLink", "NVLink"),
+        ("что такое HBM простыми словами", "HBM"),
+    ],
+)
+def test_how_to_explain_is_not_part_of_the_term(text: str, term: str) -> None:
+    assert signals(text).defined_term == term
