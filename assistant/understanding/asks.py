@@ -52,7 +52,11 @@ _FIELDS: tuple[tuple[str, str], ...] = (
     ("fp4", r"\bfp ?4\b|фп ?4"),
     ("fp8", r"\bfp ?8\b|фп ?8"),
     ("tdp", r"\btdp\b|тдп|ватт\w*|\bвт\b|энергопотреблени\w*|потребля\w*|тепловыделени\w*"),
-    ("interconnect", r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между"),
+    (
+        "interconnect",
+        r"nvlink|нвлинк\w*|интерконнект\w*|infinity fabric|связ\w* между|"
+        r"между собой (?:\w+ )?(?:связан\w*|соединен\w*)|(?:связан\w*|соединен\w*) между собой",
+    ),
     ("form", r"форм[- ]?фактор\w*|архитектур\w*|поколени\w*|generation"),
     # what a card's sheet does not carry: its clocks, RT cores, process, transistors, street
     # price, release date, memory bus, core counts («boost clock у RTX 5090 в МГц»)
@@ -265,8 +269,8 @@ def spec_fields(folded: str) -> tuple[str, ...]:
     if "interconnect" in names and "bandwidth" in names and not _MEMORY_WORD.search(folded):
         # «суммарная пропускная способность nvlink в стойке nvl72»: the link's, not the memory's
         names = tuple(n for n in names if n != "bandwidth")
-    if _AI_TOPS.search(folded):  # «сколько ai tops у 5090 и сколько это в терафлопсах?»: the
-        names = tuple(n for n in names if n != "compute")  # AI TOPS entry states that figure
+    if _AI_TOPS.search(folded):  # «сколько ai tops у 5090 в fp4?»: the AI TOPS entry states
+        names = tuple(n for n in names if n not in ("compute", "fp4", "fp8"))  # that figure
     if (
         "compute" in names
         and _OTHER_PRECISION.search(folded)

@@ -235,3 +235,13 @@ def test_where_the_memory_went_is_a_memory_problem() -> None:
         Ask.fact,
         Ask.other,
     )
+
+
+def test_how_a_cards_gpus_are_linked_asks_its_interconnect() -> None:
+    r = classify(read("как у MI355X карты между собой связаны внутри сервера и с какой скоростью?"))
+    assert r.ask is Ask.gpu_fact and r.fields == ("interconnect",)
+
+
+def test_ai_tops_in_a_precision_is_the_entrys_figure_not_the_sheets() -> None:
+    r = classify(read("rtx 5090 сколько ai tops в fp4 нвидия заявляет?"))
+    assert r.ask is not Ask.gpu_fact  # the AI TOPS entry states 3 352, no sheet does
