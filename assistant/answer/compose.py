@@ -151,7 +151,11 @@ def paragraph(picked: Picked) -> str:
 
 def standalone(entry: Entry, sentence: str) -> str:
     """A sentence taken out of its entry to open an answer: «Он передаёт…» names the term, and
-    one that does not name it at all gets it in front («InfiniBand: современные поколения…»)."""
+    one that does not name it at all gets it in front («InfiniBand: современные поколения…»).
+    An example said on its own is no longer one: «Например, для RTX 5090…» → «Для RTX 5090…»."""
+    if sentence.startswith(_EXAMPLE):
+        rest = sentence[len(_EXAMPLE) :]
+        sentence = rest[:1].upper() + rest[1:]
     if _PRONOUN.match(sentence):
         return _PRONOUN.sub(short_name(entry) + " ", sentence, count=1)
     name = short_name(entry)
@@ -168,6 +172,9 @@ def standalone(entry: Entry, sentence: str) -> str:
     if word and (len(word.group(1)) == 1 or not word.group(1).isupper()):
         return f"{short_name(entry)}: {sentence[0].lower()}{sentence[1:]}"
     return f"{short_name(entry)}: {sentence}"
+
+
+_EXAMPLE = "Например, "
 
 
 def short_name(entry: Entry) -> str:
