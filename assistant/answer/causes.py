@@ -66,6 +66,34 @@ _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
         ("ai-tops", r"3 352 AI TOPS"),
         ("tflops", r"Реальные задачи"),
     ),
+    Cause.sharding_traffic: (
+        ("fsdp", r"ценой дополнительного обмена"),
+        ("fsdp", r"собирает параметры каждого слоя"),
+        ("all-reduce", r"зависит от интерконнекта"),
+    ),
+    Cause.failing_card: (
+        ("dcgm", r"выходящее из строя"),
+        ("dcgm", r"запускает диагностику"),
+    ),
+    Cause.full_precision: (
+        ("mixed-precision", r"ускоряет вычисления на тензорных ядрах"),
+        ("mixed-precision", r"мастер-копия весов"),
+        ("tensor-cores", r"относятся именно к этим блокам"),
+    ),
+    Cause.copies_of_one: (
+        ("lora", r"можно подменять"),
+        ("lora", r"замораживает исходные веса"),
+    ),
+    Cause.offload_left: (
+        ("zero", r"ZeRO-Offload"),
+        ("zero", r"на третьей — сами параметры"),
+        ("lora", r"гораздо меньше видеопамяти"),
+    ),
+    Cause.cores_counted: (
+        ("cuda-cores", r"одной архитектуры"),
+        ("cuda-cores", r"на тензорных ядрах"),
+        ("tensor-cores", r"относятся именно к этим блокам"),
+    ),
 }
 
 

@@ -35,6 +35,12 @@ class Cause(StrEnum):
     fp8_range = "fp8_range"  # E5M2 chosen for range: E4M3 is the precise one
     one_at_a_time = "one_at_a_time"  # requests served one by one: no continuous batching
     peaks_apart = "peaks_apart"  # AI TOPS (FP4, sparse) set against BF16 TFLOPS
+    sharding_traffic = "sharding_traffic"  # FSDP fits but is slower: it gathers every layer
+    failing_card = "failing_card"  # a card that fails now and then: DCGM finds it early
+    full_precision = "full_precision"  # all in FP32: the tensor cores are not used
+    copies_of_one = "copies_of_one"  # many fine-tunes of one model: LoRA adapters swapped
+    offload_left = "offload_left"  # ZeRO-3 and still OOM: Offload and Infinity remain
+    cores_counted = "cores_counted"  # cards chosen by CUDA cores: tensor cores decide for AI
 
 
 _DATA_PARALLEL = re.compile(r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])")
@@ -45,7 +51,7 @@ _MORE_CARDS = re.compile(
 _EACH_CARD = re.compile(rf"(?:на )?кажд\w* {CARD}|на всех {CARD}|памят\w* (?:станет|будет) больше")
 _BATCH_UP = re.compile(
     r"(?<![\w])(?:подня\w*|увелич\w*|повы\w*|выкрути\w*|больш\w*|рост\w*|выросл\w*)"
-    r"(?: \w+){0,2} (?:max[ _]?)?(?:батч\w*|batch\w*)"
+    r"(?: \w+){0,2} (?:max[ _]?)?(?:батч\w*|batch\w*|max[-_ ]num[-_ ]seqs)"
 )
 _PER_USER_SLOW = re.compile(
     r"(?:юзер\w*|пользовател\w*|клиент\w*|на поток|кажд\w* (?:запрос|ответ)\w*)[^.?!]{0,60}"
@@ -112,15 +118,39 @@ _TOPS = re.compile(r"(?<![\w])(?:ai )?tops(?![\w])|топс\w*")
 _FLOPS = re.compile(r"tflops|терафлоп\w*|тфлопс\w*|(?<![\w])bf16(?![\w])")
 
 
+_SHARDED = re.compile(r"(?<![\w])(?:fsdp|фсдп|zero-?3|зеро-?3)(?![\w])")
+_SLOWER = re.compile(r"дольше|медленнее|замедлил\w*|тормоз\w*|упал\w* скорост\w*")
+_FAILING = re.compile(
+    r"глючил\w*|глючит|сбоит|сбоил\w*|отвалил\w*|отвалива\w*|выход\w* из строя|битая|"
+    r"неисправн\w*|умирает|дохнет"
+)
+_EARLY = re.compile(r"заранее|ловить|поймать|мониторинг\w*|предупред\w*|до того,? как|не по факту")
+_FP32 = re.compile(r"(?<![\w])(?:fp32|фп32|float32|full precision|полной точност\w*)(?![\w])")
+_DOUBLE = re.compile(r"(?<![\w])(?:fp64|фп64|double|двойн\w* точност\w*|float64)(?![\w])")
+_COPIES = re.compile(
+    r"(?:\d+|много|десят\w*|несколько) (?:\w+ )?(?:копи\w*|вариант\w*|версий|файнтюн\w*|моделей)"
+)
+_TUNED = re.compile(r"дообуч\w*|файнтюн\w*|fine-?tun\w*|под (?:разных |каждого )?клиент\w*")
+_CORES = re.compile(
+    r"cuda[- ]?(?:ядер|ядра|ядрам|cores?)|ядер cuda|кол-?в\w* (?:cuda )?ядер|числу ядер"
+)
+
+
 def cause(message: ParsedMessage, *, memory: bool) -> Cause | None:
     """`memory`: the problem is memory (OOM): a copy on each card or tensor parallelism over
     servers explains it here, a slow or busy service does not."""
     t = message.tokens.folded
+    if message.signals.outside:  # «gradient checkpointing при FSDP — насколько медленнее?»
+        return None  # a technique no entry describes: its cost is not the entries' to state
+    if _SHARDED.search(t) and _SLOWER.search(t):  # «на FSDP влезло по памяти, но шаг дольше»
+        return Cause.sharding_traffic
     if memory:
         several = (message.quantities.params.gpus or 1) > 1 or bool(_MORE_CARDS.search(t))
         each = bool(_EACH_CARD.search(t) or _MORE_CARDS.search(t))
         if (_DATA_PARALLEL.search(t) or "data-parallelism" in message.terms) and (several or each):
             return Cause.copy_on_each
+        if re.search(r"(?<![\w])(?:zero-?3|zero stage 3|stage 3|зеро-?3)(?![\w])", t):
+            return Cause.offload_left  # «уже zero-3, всё пошардено — и всё равно OOM»
     if (_TENSOR.search(t) or "tensor-parallelism" in message.terms) and _SERVERS.search(t):
         return Cause.tensor_across_servers  # «в одну ноду не влезает: tp на все 16?»
     if memory:
@@ -136,6 +166,15 @@ def cause(message: ParsedMessage, *, memory: bool) -> Cause | None:
 
 def _slow(t: str, message: ParsedMessage) -> Cause | None:
     """A slow, idle or worse service: what its words say it comes from."""
+    if _FAILING.search(t) and _EARLY.search(t):
+        return Cause.failing_card
+    slow = _SLOWER.search(t) or re.search(r"скорост\w*|медленн\w*", t)
+    if _FP32.search(t) and slow and not _DOUBLE.search(t):  # FP64 work is another matter
+        return Cause.full_precision
+    if _COPIES.search(t) and _TUNED.search(t):
+        return Cause.copies_of_one
+    if _CORES.search(t) and re.search(r"быстрее|обгоня\w*|медленнее|как так|сравнива\w*", t):
+        return Cause.cores_counted
     if _PIPELINE.search(t) and _IDLE.search(t):
         return Cause.pipeline_bubble
     if (_EXPERTS.search(t) or "expert-parallelism" in message.terms) and _STALLED.search(t):

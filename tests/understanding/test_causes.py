@@ -63,6 +63,32 @@ from tests.helpers import read
             "на 2 нодах по 8 H100 по tcp шаг почти не быстрее, чем на одной. что со скейлингом?",
             Cause.sync_between_servers,
         ),
+        (
+            "перевели обучение с DDP на FSDP — наконец-то влезло по памяти, но шаг стал дольше",
+            Cause.sharding_traffic,
+        ),
+        (
+            "раз в пару недель падает джоба, одна карта глючила. как такое ловить заранее?",
+            Cause.failing_card,
+        ),
+        ("тренируем всё в чистом fp32, на h100 скорость совсем не та", Cause.full_precision),
+        (
+            "20 дообученных вариантов одной 8B модели под клиентов — держать 20 копий дорого",
+            Cause.copies_of_one,
+        ),
+        (
+            "уже стоит deepspeed zero-3 на 4×h100, всё пошардено — и всё равно OOM",
+            Cause.offload_left,
+        ),
+        (
+            "выбирали карты по числу cuda ядер, а новая с меньшим числом ядер обгоняет старую",
+            Cause.cores_counted,
+        ),
+        (
+            "подняли в vllm max-num-seqs с 32 до 256, а пользователи жалуются, что ответ "
+            "печатается медленней",
+            Cause.batch_against_user,
+        ),
     ],
 )
 def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
@@ -80,6 +106,8 @@ def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
         "сколько TFLOPS у H100 в операциях с плавающей запятой?",  # «плавающей» swings nothing
         "если процессы по очереди делят одну карту, упадут ли все?",  # sharing, not a queue
         "что такое AI TOPS?",
+        "квантовая химия в double: по fp32 у 5090 зверские цифры, а считает медленнее",  # FP64
+        "gradient checkpointing при FSDP — насколько медленнее становится?",  # not ours
     ],
 )
 def test_other_messages_name_no_cause(text: str) -> None:
