@@ -457,3 +457,12 @@ def test_speed_asked_of_a_choice_where_one_card_fits_says_each_cards_pace(
     assert first.startswith("Подойдёт только NVIDIA RTX PRO 6000")
     assert "1 792 ГБ/с" in first  # the same bandwidth for both, from their sheets
     assert {"memory-bandwidth", "gpu-rtx-5090", "gpu-rtx-pro-6000"} <= {c.slug for c in a.citations}
+
+
+def test_all_of_a_rented_cards_memory_is_said_with_its_figure(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer(
+        "в вашей вмке с одной h100 nvidia-smi покажет все 80 гигов или урезанный vgpu-профиль?"
+    )
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert lead.startswith("FullGPU не использует vGPU") and "80 ГБ" in lead
+    assert "gpu-h100-sxm" in {c.slug for c in a.citations}

@@ -260,13 +260,18 @@ class CardAnswers:
             if s != found.sentence and not is_reference(s, entry)
         ][:PROVIDER_MORE]
         picked = [Picked(entry, 1, tuple(rest))] if rest else []
+        lead = [with_marker(found.text, 1)]
+        if "memory" in fields and gpus:  # «все 80 гигов будут мои?»: the card's memory, its sheet
+            sheet = self.entries[sheet_slug(gpus[0].id)]
+            picked.append(Picked(sheet, 2, ()))
+            lead.append(with_marker(sheet_sentences(gpus[0])["memory"], 2))
         top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
         if top is not None and top.slug != entry.slug:  # the best entry stays cited, as support
             best = evidence.answering(
                 self.bank, self.entries, [top.slug], searched.retrieval, question
             )
             if best is not None:
-                picked.append(Picked(top, 2, (best[1],)))
+                picked.append(Picked(top, len(picked) + 1 + (not rest), (best[1],)))
         ctx = AnswerContext(
             route="term",
             message=u.message.text,
@@ -274,7 +279,7 @@ class CardAnswers:
             history=history,
             entries=(entry, *(p.entry for p in picked if p.entry.slug != entry.slug)),
             picked=tuple(picked),
-            lead=(with_marker(found.text, 1),),
+            lead=tuple(lead),
         )
         meta = AnswerMeta(
             question=question,

@@ -327,6 +327,12 @@ def _yes_no(folded: str) -> bool:
     )
 
 
+# «все 141 гиг будут мои или часть откусывается?»: what a rented card gives, the provider's
+_ALL_MINE = re.compile(
+    r"(?:будут|будет|достанется|достанутся) (?:\w+ )?(?:мои|моими|мне|наши|нашими|нам)|"
+    r"мои или|целиком (?:мо|наш)\w*|(?:покажет|увижу|видно) (?:\w+ )?все \d+"
+)
+_AMOUNT = re.compile(r"(?<![\w])(?:все|всю|всеми|всех) \d+ ?(?:гиг\w*|гб|gb)(?![\w])")
 _WRONG = re.compile(r"что (?:\w+ )?не так|в чем (?:\w+ )?(?:дело|проблема|подвох)")
 # «получается 5090 в 3 раза мощнее?»: a figure taken for what a card does
 _STRONGER = re.compile(r"мощнее|быстрее|сильнее|круче|в \d+ раза")
@@ -397,6 +403,7 @@ def classify(message: ParsedMessage) -> Reading:
         and not _PROBLEM.search(t)
         and not explains
         and not renting
+        and not _ALL_MINE.search(t)
     ):
         disputed = "compute" in fields and bool(_DISPUTED.search(t))
         sparse = "compute" in fields and bool(_SPARSE.search(t))
@@ -423,9 +430,11 @@ def classify(message: ParsedMessage) -> Reading:
     )
     if asks_provider or (len(gpus) == 1 and fields == ("offered",)):
         listing = not gpus and bool(_LISTING.search(t))
+        # «все 80 гигов будут мои?»: an amount of the card's memory put to the provider
+        amount = ("memory",) if _AMOUNT.search(t) and "memory" not in fields else ()
         return Reading(
             Ask.provider,
-            fields,
+            (*fields, *amount),
             yes_no=yes_no,
             vendors=_vendors_only(message),
             listing=listing,

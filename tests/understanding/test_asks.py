@@ -245,3 +245,9 @@ def test_how_a_cards_gpus_are_linked_asks_its_interconnect() -> None:
 def test_ai_tops_in_a_precision_is_the_entrys_figure_not_the_sheets() -> None:
     r = classify(read("rtx 5090 сколько ai tops в fp4 нвидия заявляет?"))
     assert r.ask is not Ask.gpu_fact  # the AI TOPS entry states 3 352, no sheet does
+
+
+def test_whether_a_rented_cards_memory_is_all_mine_asks_the_provider() -> None:
+    r = classify(read("арендую h200 — все 141 гиг будут мои или часть откусывается?"))
+    assert r.ask is Ask.provider
+    assert classify(read("сколько памяти у H200?")).ask is Ask.gpu_fact
