@@ -193,7 +193,9 @@ class Answerer:
         stated = outcome.stated
         if outcome.rejected or not stated:
             return self.explain(u, searched, history)
-        if len(stated) > 1:  # «лора или сразу qlora? хочу без OOM»: options compared, a choice
+        # «лора или сразу qlora? хочу без OOM»: options compared, a choice; a pasted log is
+        # about the setup it came from («на 4090 у друга та же история» is no second option)
+        if len(stated) > 1 and not u.message.log:
             return self.numeric(u, outcome, history)
         question = searched.question.text
         slugs = [s for s in diagnosis.remedy_slugs(stated[0], self.catalog) if s in self.entries]

@@ -48,7 +48,8 @@ _CODE = re.compile(
 # where a shell command a person typed into a sentence ends: its arguments never hold «, »,
 # «. » or a dash between spaces, the person's words that follow do («torchrun --nproc_per_node
 # 8, DDP, full finetune llama 3.1 8b. 8 карт h100 — и всё равно не хватает??»)
-_COMMAND_END = re.compile(r"[,;.]\s|\s[—–-]\s")
+# («… 8, DDP …»), nor a Russian word («vllm serve llama-3.3-70b на одной h100 80gb»)
+_COMMAND_END = re.compile(r"[,;.]\s|\s[—–-]\s|\s(?=[а-яёА-ЯЁ])")
 _SHELL = re.compile(r"^\s*(?:\$ )?(?:python3?|torchrun|accelerate|deepspeed|vllm)\s")
 
 

@@ -54,3 +54,8 @@ def test_a_serving_flag_states_the_weights_format() -> None:
     assert words.endswith("fp8")
     assert setup_words("vllm serve nvidia/Llama-3.1-8B --quantization modelopt_fp4").endswith("fp4")
     assert "int4" in setup_words('LLM(model="Qwen/Qwen2.5-72B-Instruct", quantization="awq")')
+
+
+def test_a_command_ends_where_russian_words_begin() -> None:
+    line = "vllm serve llama-3.3-70b-instruct-fp8 на одной h100 80gb, gpu_memory_utilization 0.9"
+    assert without_code(line).startswith("на одной h100 80gb")
