@@ -161,8 +161,10 @@ def _named(padded: str, aliases: tuple[tuple[Record, str], ...]) -> tuple[str, .
 
 
 # a count written right before a card's name: «1 h200 или 2 h100», «8 x h100 или 4 x b200»
+# not a precision's digits: the catalogue form splits «bf16 — ртх 5090» into «bf 16 ртх 5090»
 _COUNT_BEFORE = re.compile(
-    r"(?<![\w.,])(\d{1,3}) ?(?:x|х|\*|×)? ?(?:(?:nvidia|amd|geforce|instinct) )*$"
+    r"(?<![\w.,])(?<!bf )(?<!fp )(?<!int )(?<!tf )(?<!nf )"
+    r"(\d{1,3}) ?(?:x|х|\*|×)? ?(?:(?:nvidia|amd|geforce|instinct) )*$"
 )
 
 

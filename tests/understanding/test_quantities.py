@@ -391,3 +391,15 @@ def test_the_memory_a_model_is_fitted_into_is_the_cards(text: str, memory: int |
 )
 def test_of_several_loads_the_largest_is_served(text: str, batch: int) -> None:
     assert read(text).quantities.params.batch == batch
+
+
+def test_a_precisions_digits_are_no_count_of_the_card_after_it() -> None:
+    """«в bf16 — ртх 5090 или ртх про 6000»: the catalogue form reads «bf 16 ртх 5090»."""
+    q = extract("qwen3-32b в bf16 — ртх 5090 или ртх про 6000 брать?")
+    assert q.gpu_counts == ()
+    assert dict(extract("в fp8 4 h100 или 2 h200?").gpu_counts) == {"h100-sxm": 4, "h200": 2}
+
+
+def test_hours_times_days_is_a_daily_use_over_those_days() -> None:
+    p = extract("H100 по 4$/ч, примерно 8 часов × 22 дня в месяц").params
+    assert (p.hours_per_day, p.duration, p.duration_unit) == (8, 22, "days")
