@@ -466,3 +466,13 @@ def test_all_of_a_rented_cards_memory_is_said_with_its_figure(fast_pipeline: Pip
     lead = a.answer.split("\n")[0].replace("\u00a0", " ")
     assert lead.startswith("FullGPU не использует vGPU") and "80 ГБ" in lead
     assert "gpu-h100-sxm" in {c.slug for c in a.citations}
+
+
+def test_a_working_days_use_is_priced_by_its_own_hours(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer(
+        "H100: помесячно 2190$ или почасово по 4$/ч? карта нужна только в рабочее время, "
+        "примерно 8 часов × 22 дня в месяц"
+    )
+    hourly = next(c for c in a.tool_calls if c.arguments.get("price_hour"))
+    assert hourly.arguments["duration"] == 176  # 8 × 22, not 22 days of a 730-hour month
+    assert a.answer.startswith("Дешевле выйдет почасовая аренда")

@@ -187,8 +187,10 @@ _ABOUT = re.compile(
     + r") (?:на |за |по )?(?P<n>\d+(?:\.\d+)?)(?![\w.,%$]| ?(?:gpu|гпу|карт|гб|\$))"
 )
 # «часов 10 в сутки», «по 8 ч в день»: how long the cards are used a day, not a duration
+# «8 часов × 22 дня»: hours a day times the days, the days left for the duration
 _PER_DAY = re.compile(
-    rf"(?<![\w.])(?:{NUM} ?(?:{HOUR_WORD}|ч\b)|час\w* {NUM}) (?:в|за|/) ?(?:сутки|день|day)\b"
+    rf"(?<![\w.])(?:{NUM} ?(?:{HOUR_WORD}|ч\b)|час\w* {NUM})"
+    r"(?: (?:в|за|/) ?(?:сутки|день|day)\b| ?[×x*] ?(?=\d+ ?(?:дн|раб\w* дн|суток|days?)))"
 )
 
 

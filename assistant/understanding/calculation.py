@@ -466,12 +466,7 @@ def _rentals(args: Params, per_day: float | None) -> tuple[Params, ...]:
     """A price by the month and one by the hour («2190$/мес или 3.20$/ч?»): both rentals for
     the same use — a month by the month, the hours used by the hour («часов 10 в сутки»: 10 ×
     730 ÷ 24 a month); one price: the hours it is used for, when said by the day."""
-    month = args.hours_per_month or HOURS_PER_MONTH
-    used = (
-        {"duration": round(per_day * _months(args) * month / 24, 1), "duration_unit": "hours"}
-        if per_day
-        else {}
-    )
+    used = {"duration": _hours_used(args, per_day), "duration_unit": "hours"} if per_day else {}
     if not (args.has("price_month") and args.has("price_hour")):
         return (args.updated(**used) if args.has("price_hour") else args,)
     whole = (
@@ -481,6 +476,17 @@ def _rentals(args: Params, per_day: float | None) -> tuple[Params, ...]:
         args.updated(price_hour=None, **whole),
         args.updated(price_month=None, **(used or whole)),
     )
+
+
+def _hours_used(args: Params, per_day: float) -> float:
+    """The hours a daily use adds up to: «8 часов × 22 дня» is 176 h; a month of it is
+    8 × 730 ÷ 24 (the calculators' month of 730 hours)."""
+    n, unit = float(args.duration or 1), args.duration_unit
+    days = {"days": n, "weeks": n * 7}.get(str(unit))
+    if days is not None:
+        return round(per_day * days, 1)
+    month = args.hours_per_month or HOURS_PER_MONTH
+    return round(per_day * _months(args) * month / 24, 1)
 
 
 def _months(args: Params) -> float:
