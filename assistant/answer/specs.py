@@ -231,6 +231,8 @@ def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequenc
     """«Главное различие — память: у H100 SXM — 80 ГБ HBM3 и 3,35 ТБ/с [1], у H200 — 141 ГБ
     HBM3e и 4,8 ТБ/с [2].» Each card's figures end with its own sheet's marker."""
     asked = next((f for f in fields if f in _FOCUS_WORDS), "")
+    if asked and len({_focus_value(g, asked) for g in gpus}) == 1:
+        asked = ""  # «по tflops вроде одно и то же»: no difference there; what differs leads
     focus = asked or _widest(gpus)
     lead = f"Главное различие — {_FOCUS_WORDS[focus]}: {_each(gpus, numbers, focus)}."
     if asked or focus in ("memory", "bandwidth"):

@@ -53,3 +53,8 @@ def test_what_the_cards_share_is_said_with_the_figures() -> None:
 def test_a_pcie_card_overview_says_it_has_no_nvlink() -> None:
     assert "без NVLink" in sheet_sentences(CATALOG.gpus["rtx-5090"])["overview"]
     assert "без NVLink" not in sheet_sentences(CATALOG.gpus["mi355x"])["overview"]
+
+
+def test_a_spec_asked_for_that_the_cards_share_gives_way_to_what_differs() -> None:
+    """«h100 vs h200 — по tflops вроде одно и то же»: the memory differs, not the compute."""
+    assert lead("h100-sxm", "h200", fields=("compute",)).startswith("Главное различие — память")
