@@ -89,6 +89,10 @@ _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
         ("zero", r"на третьей — сами параметры"),
         ("lora", r"гораздо меньше видеопамяти"),
     ),
+    Cause.double_on_consumer: (
+        ("fp64", r"малую долю"),
+        ("fp64", r"вычислительной гидродинамики"),
+    ),
     Cause.cores_counted: (
         ("cuda-cores", r"одной архитектуры"),
         ("cuda-cores", r"на тензорных ядрах"),
@@ -116,6 +120,7 @@ _LOGGED: dict[FailureKind, tuple[tuple[str, str], ...]] = {
     FailureKind.fp16_overflow: (("bf16", r"сохраняет диапазон"),),
     FailureKind.memory_error: (("dcgm", r"выходящее из строя"),),
     FailureKind.link_error: (("dcgm", r"состояние NVLink"), ("dcgm", r"выходящее из строя")),
+    FailureKind.card_lost: (("dcgm", r"выходящее из строя"), ("dcgm", r"состояние NVLink")),
     FailureKind.kv_context: (("kv-cache", r"растёт с длиной контекста"),),
 }
 

@@ -130,7 +130,9 @@ _MEMORY_GONE = (
 )
 _GONE = re.compile(rf"(?<![\w])(?:{_MEMORY_GONE})")
 _OUT_OF_MEMORY = re.compile(
-    rf"(?<![\w])(?:{_NO_FIT}|outofmemory\w*|по памяти|памяти не хват\w*|"
+    # not «по памяти влезает норм»: that is memory that is fine
+    rf"(?<![\w])(?:{_NO_FIT}|outofmemory\w*|по памяти(?! (?:влез|помещ|норм|ок\b|хват|вс[её] ок))|"
+    r"памяти не хват\w*|"
     r"не хватает (?:видео)?памяти|памят\w* (?:за)?конч\w*|(?:за)?конч\w* памят\w*|"
     rf"no available memory|{_MEMORY_GONE})"
 )

@@ -41,6 +41,7 @@ class Cause(StrEnum):
     copies_of_one = "copies_of_one"  # many fine-tunes of one model: LoRA adapters swapped
     offload_left = "offload_left"  # ZeRO-3 and still OOM: Offload and Infinity remain
     cores_counted = "cores_counted"  # cards chosen by CUDA cores: tensor cores decide for AI
+    double_on_consumer = "double_on_consumer"  # FP64 work on a consumer card: a small share
 
 
 _DATA_PARALLEL = re.compile(r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])")
@@ -67,7 +68,7 @@ _TENSOR = re.compile(
     r"(?<![\w])(?:tensor[ _-]?parallel\w*|тензорн\w* параллел\w*|tp ?= ?\d+|tp)(?![\w])"
 )
 _SERVERS = re.compile(
-    r"(?:дв[еу]|две|\d+|нескольк\w*) (?:нод\w*|сервер\w*|сервак\w*|узл\w*|машин\w*)|"
+    r"(?:два|дв[еу]|двух|\d+|нескольк\w*) (?:нод\w*|сервер\w*|сервак\w*|узл\w*|машин\w*)|"
     r"между (?:нод|сервер|узл)\w*|на (?:все|всех) 16|(?<![\w])16 (?:gpu|гпу|карт\w*)"
 )
 _SYNC = re.compile(
@@ -124,9 +125,14 @@ _FAILING = re.compile(
     r"глючил\w*|глючит|сбоит|сбоил\w*|отвалил\w*|отвалива\w*|выход\w* из строя|битая|"
     r"неисправн\w*|умирает|дохнет"
 )
-_EARLY = re.compile(r"заранее|ловить|поймать|мониторинг\w*|предупред\w*|до того,? как|не по факту")
+_EARLY = re.compile(
+    r"заранее|ловить|поймать|мониторинг\w*|предупред\w*|до того,? как|не по факту|"
+    r"как (?:понять|проверить|отличить|узнать)"
+)
 _FP32 = re.compile(r"(?<![\w])(?:fp32|фп32|float32|full precision|полной точност\w*)(?![\w])")
-_DOUBLE = re.compile(r"(?<![\w])(?:fp64|фп64|double|двойн\w* точност\w*|float64)(?![\w])")
+_DOUBLE = re.compile(
+    r"(?<![\w])(?:fp64|фп64|double(?: precision)?|двойн\w* точност\w*|float64)(?![\w])"
+)
 _COPIES = re.compile(
     r"(?:\d+|много|десят\w*|несколько) (?:\w+ )?(?:копи\w*|вариант\w*|версий|файнтюн\w*|моделей)"
 )
@@ -169,6 +175,8 @@ def _slow(t: str, message: ParsedMessage) -> Cause | None:
     if _FAILING.search(t) and _EARLY.search(t):
         return Cause.failing_card
     slow = _SLOWER.search(t) or re.search(r"скорост\w*|медленн\w*", t)
+    if _DOUBLE.search(t) and slow:  # «CFD в double на RTX 5090 медленнее старой теслы»
+        return Cause.double_on_consumer
     if _FP32.search(t) and slow and not _DOUBLE.search(t):  # FP64 work is another matter
         return Cause.full_precision
     if _COPIES.search(t) and _TUNED.search(t):

@@ -76,6 +76,8 @@ def decide(
         # spread; with no card named only a training estimate (a copy on each) says so in figures
         if reading.cause is not None and not message.gpus and diagnosis is not None:
             diagnosis = diagnosis if diagnosis.tool == ToolName.vram_training else None
+        if reading.cause is not None and not memory:  # «в int4 влезла, но ответы тупее»:
+            diagnosis = None  # the cause is not memory, however the setup computes
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     if message.quantities.architecture and not message.models:
         # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with

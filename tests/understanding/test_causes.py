@@ -89,6 +89,28 @@ from tests.helpers import read
             "печатается медленней",
             Cause.batch_against_user,
         ),
+        (
+            "гоняем CFD солвер (всё в double precision) на RTX 5090 — считает медленнее, чем "
+            "старая тесла",
+            Cause.double_on_consumer,
+        ),
+        (  # FP64 work: not the FP32 of full precision
+            "квантовая химия в double: по fp32 у 5090 зверские цифры, а считает медленнее",
+            Cause.double_on_consumer,
+        ),
+        (
+            "в логах то ecc ошибки, то одна карта пропадает. как понять, что железо дохнет?",
+            Cause.failing_card,
+        ),
+        (
+            "deepseek v3 в fp4 на 8 rtx pro 6000 с expert parallel. по памяти влезает норм, но "
+            "скорость грустная, всё время уходит на all-to-all",
+            Cause.expert_traffic,
+        ),
+        (
+            "vllm с tensor-parallel-size 16 на два сервера по 8 H100 — медленнее, чем на одном",
+            Cause.tensor_across_servers,
+        ),
     ],
 )
 def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
@@ -106,7 +128,6 @@ def test_a_problem_names_its_cause(text: str, cause: Cause) -> None:
         "сколько TFLOPS у H100 в операциях с плавающей запятой?",  # «плавающей» swings nothing
         "если процессы по очереди делят одну карту, упадут ли все?",  # sharing, not a queue
         "что такое AI TOPS?",
-        "квантовая химия в double: по fp32 у 5090 зверские цифры, а считает медленнее",  # FP64
         "gradient checkpointing при FSDP — насколько медленнее становится?",  # not ours
     ],
 )
