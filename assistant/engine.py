@@ -102,6 +102,10 @@ class Engine:
             return p.answerer.problem(u, p.calculations.compute(u.plan), searched, history)
         if searched.scope.unstated:  # «сколько CUDA-ядер у 5090?»: no sheet or entry says
             return p.answerer.outside(u, searched)
+        if u.message.signals.outside and u.message.signals.how_to:
+            # «как андервольтнуть 5090 и разогнать gddr7?»: a how-to no entry gives, whatever
+            # card it names; the card's sheet does not answer it
+            return p.answerer.outside(u, searched, near=True)
         cards = u.reading.ask in (Ask.gpu_fact, Ask.gpu_comparison)
         if cards and searched.scope.unlisted_card and "offered" not in u.reading.fields:
             # «H20 — сколько у неё памяти против H100?»: no sheet has the card asked about

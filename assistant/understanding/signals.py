@@ -90,6 +90,11 @@ _FOREIGN = re.compile(
     r"flash[- ]?attention\w*|prefix caching|speculative decoding|"
     r"(?:gradient|activation) checkpointing|torch\.compile|\binductor\b|cuda graphs?|\bgguf\b|"
     r"llama\.cpp|\bollama\b|олам\w*|lm studio|cuda-gdb|nsight\w*|remapped rows|"
+    # setting a scheduler up, not a cluster it runs on («раскатываем slurm на 4 сервера»)
+    r"(?:настро|установ|сконфигур|конфиг)\w* (?:\w+ )?(?:slurm|слерм)\w*|"
+    r"андервольт\w*|undervolt\w*|overclock\w*|"
+    r"(?:разгон\w*|разогна\w*) (?:\w+ )?(?:памят\w*|gddr\w*|hbm\w*|карт\w*|видеокарт\w*|"
+    r"gpu|ядр\w*)|"
     # ML theory the glossary does not cover
     r"scaling laws?|chinchilla|\brlhf\b|\bdpo\b|\bppo\b|\bmmlu\b|\bbpe\b|"
     r"дистилл\w*|distill\w*|quantization[- ]aware|\bqat\b|perplexity|перплекси\w*|"

@@ -96,6 +96,8 @@ def test_other_vendor_prices_are_not_ours() -> None:
         "nvidia mps это то же что mig? как процессы через mps крутятся",
         "как vLLM решает, какие запросы вытеснять из батча, когда KV-кэш кончается?",
         "какие профили MIG бывают у H100 — 1g.10gb, 2g.20gb?",
+        "как настроить slurm на кластере с infiniband?",
+        "как андервольтнуть 5090 и разогнать gddr7?",
         # the exact commands, flags, keys or environment variables of a tool
         "через nvidia-smi как включить persistence mode? какие ключи пишут",
         "как запустить all_reduce_perf на двух нодах, какие переменные окружения нужны",
@@ -118,6 +120,8 @@ def test_other_vendors_products_and_recipes_are_outside(text: str) -> None:
         "какие команды коллективных операций реализует NCCL?",  # the entry names them
         "что такое MIG и на сколько частей он делит H100?",  # the MIG entry's seven
         "AWQ и GPTQ помогают удержать качество при квантовании?",  # the quantization entry's
+        "раскатываем slurm на 4 сервера — какую back-end сеть между ними ставят?",  # InfiniBand
+        "можно ли разогнать генерацию, если батч маленький?",  # the bandwidth entry's
     ],
 )
 def test_questions_the_glossary_answers_are_not_outside(text: str) -> None:
