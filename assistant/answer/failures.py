@@ -34,6 +34,7 @@ _EXPLAINING: dict[FailureKind, tuple[str, ...]] = {
     FailureKind.host_memory_path: ("nvlink", "pcie-gen5", "nccl"),
     FailureKind.no_peer_link: ("nvlink", "tensor-parallelism", "pcie-gen5"),
     FailureKind.link_error: ("dcgm", "nvlink", "nccl"),
+    FailureKind.card_lost: ("dcgm", "all-reduce", "nccl"),
 }
 _FP4_EXPLAINING = ("fp4", "blackwell")
 # the failures whose cause is that the cards talk over PCIe, not NVLink
@@ -54,6 +55,18 @@ def reading(f: Failure, gpu: Gpu | None = None) -> str:
         return (
             f"По логу {op} между GPU не завершилась{limit}: сработал таймаут NCCL, "
             "и процесс остановлен."
+        )
+    if f.kind is FailureKind.card_lost:
+        op = f"в операции {f.op}" if f.op else "в коллективной операции"
+        hung = (
+            f": остальные ждали его {op}, и через {_count(f.timeout_ms, 'мс')} сработал таймаут "
+            "NCCL"
+            if f.timeout_ms
+            else ""
+        )
+        return (
+            "По логу один из GPU отвалился от шины (Xid 79, GPU has fallen off the bus)"
+            f"{hung} — это аппаратный сбой, а не ошибка в коде."
         )
     if f.kind is FailureKind.link_error:
         fault = "аппаратной ошибки NVLink (Xid 74) на одном из GPU — это не ошибка в коде"

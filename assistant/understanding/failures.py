@@ -12,7 +12,7 @@ kernels on a card without them (FP4, FP8, tensor cores), FP16's loss scale at it
 an uncorrectable ECC error (DCGM), a context too long for the KV cache left (KV cache), a
 framework built without kernels for the card's architecture (CUDA, Blackwell), and NCCL passing
 data between the cards through the host's memory or cards with no direct link (NVLink, PCIe),
-and an NVLink hardware error a hung collective follows (NVLink, DCGM).
+and an NVLink error or a GPU fallen off the bus a hung collective follows (NVLink, DCGM).
 Whether a model fits is the diagnosis's (diagnosis.py); anything else is None.
 """
 
@@ -37,6 +37,7 @@ class FailureKind(StrEnum):
     host_memory_path = "host_memory_path"  # NCCL between the cards via SHM: no NVLink, no P2P
     no_peer_link = "no_peer_link"  # the cards cannot reach each other directly (no P2P)
     link_error = "link_error"  # an NVLink hardware error (Xid 74): a collective hangs on it
+    card_lost = "card_lost"  # a GPU fell off the bus (Xid 79): the others wait for it
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ _TIMEOUT = re.compile(
 )
 _OP = re.compile(r"OpType=(\w+)")
 # «NVRM: Xid (PCI:…): 74, … NVLink: fatal error detected on link 5»
+# «NVRM: Xid (PCI:…): 79, … GPU has fallen off the bus»
+_CARD_LOST = re.compile(r"fallen off the bus|Xid \([^)]*\): 79\b", re.I)
 _LINK_ERROR = re.compile(r"NVLink: fatal error|Xid \([^)]*\): 74\b|nvlink[^\n]{0,40}fatal", re.I)
 _LIMIT = re.compile(r"Timeout\(ms\)=(\d+)")
 _NETWORK = re.compile(
@@ -126,7 +129,9 @@ def failure(log: str, text: str) -> Failure | None:
     name = _OPS.get(op.group(1).upper(), op.group(1).lower()) if op else ""
     ms = int(limit.group(1)) if limit else 0
     timed = bool(_TIMEOUT.search(log))
-    if _LINK_ERROR.search(log):  # the hardware fault is why the collective never finished
+    if _CARD_LOST.search(log):  # the hardware fault is why the collective never finished
+        return Failure(FailureKind.card_lost, op=name, timeout_ms=ms if timed else 0)
+    if _LINK_ERROR.search(log):
         return Failure(FailureKind.link_error, op=name, timeout_ms=ms if timed else 0)
     # NCCL on TCP sockets is why a collective times out between servers: the cause comes first
     if _SOCKET.search(log) and not re.search(r"NET/IB\s*:\s*Using", log):

@@ -123,3 +123,9 @@ def test_an_nvlink_xid_beside_a_collective_timeout_is_the_link_error() -> None:
     f = failure(TIMEOUT_LOG + "\n" + xid, "трейн висит и валится:\n" + TIMEOUT_LOG + "\n" + xid)
     assert f is not None and f.kind is FailureKind.link_error
     assert f.op == "all-reduce" and f.timeout_ms == 600000
+
+
+def test_a_gpu_fallen_off_the_bus_beside_a_timeout_is_the_lost_card() -> None:
+    xid = "NVRM: Xid (PCI:0000:9b:00): 79, pid=48211, name=python3, GPU has fallen off the bus."
+    f = failure(xid + "\n" + TIMEOUT_LOG, "8xH100, DDP, всё встало:\n" + xid + "\n" + TIMEOUT_LOG)
+    assert f is not None and f.kind is FailureKind.card_lost and f.timeout_ms == 600000
