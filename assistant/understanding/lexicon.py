@@ -74,7 +74,15 @@ _LATENCY = (
 )
 _COUNTED = r"(?:ядер|ядра|cores?|sm|мультипроцессор\w*|транзистор\w*)"
 _VERSIONED = r"(?:драйвер\w*|cuda|куд[аыу]|rocm|nccl)"
+_TOKENS_RATE = r"(?:ток\w*/с|tok/s|t/s|токен\w* в (?:секунду|сек))"
 FIGURES: dict[str, tuple[str, str]] = {
+    # «сколько токенов в секунду выдаст … нужна цифра для презентации»: a benchmark figure
+    "throughput": (
+        rf"{_TOKENS_RATE}.{{0,120}}(?:нужн\w* (?:\w+ )?цифр\w*|для презентаци\w*|"
+        r"конкретн\w* цифр\w*|дайте цифр\w*|назовите цифр\w*)|"
+        rf"(?:нужн\w* (?:\w+ )?цифр\w*|для презентаци\w*).{{0,120}}{_TOKENS_RATE}",
+        rf"\d[\d\s.,]*\s?{_TOKENS_RATE}",
+    ),
     "latency": (
         rf"{_LATENCY}[^.?!]{{0,60}}(?:в {_UNIT_TIME}|сколько {_UNIT_TIME}|цифр\w*|в числах)|"
         rf"(?:в|сколько) {_UNIT_TIME}[^.?!]{{0,60}}{_LATENCY}",

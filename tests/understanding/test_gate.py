@@ -288,6 +288,11 @@ def test_a_word_that_starts_like_a_greeting_is_no_greeting() -> None:
         ("смогу сам поставить нужную версию драйвера nvidia?", ""),
         ("кол-во куда ядер вообще важно для ии или пофиг", ""),
         ("у 5090 сколько памяти", ""),
+        (
+            "сколько токенов в секунду выдаст llama 70b fp8 на h200? нужна цифра для презентации",
+            "throughput",
+        ),
+        ("сколько токенов в секунду выдаст H100 на Llama 70B?", ""),  # what it depends on
     ],
 )
 def test_the_kind_of_figure_asked_for_is_read(text: str, figure: str) -> None:
