@@ -394,7 +394,9 @@ class Answerer:
         if over_pcie:  # «…идёт через PCIe»: how much slower, by the entries' figures
             picked, speeds = leads.link_speeds(self.entries, picked)
             lead = (lead[0], *speeds, *lead[1:]) if lead else speeds
-            slugs = [*slugs, *(p.entry.slug for p in picked if p.entry.slug not in slugs)]
+        # every entry a lead sentence is cited from is a source of the answer (a card's sheet
+        # cited after a pasted log or beside figures told apart)
+        slugs = [*slugs, *(p.entry.slug for p in picked if p.entry.slug not in slugs)]
         ctx = AnswerContext(
             route=route,
             message=message.text,

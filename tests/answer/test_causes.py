@@ -83,3 +83,18 @@ def test_fp4_on_hopper_says_it_lacks_it_and_which_cards_have_it(fast_pipeline: P
     )
     assert first_sentence(a.answer).startswith("У NVIDIA H100 SXM нет аппаратной поддержки FP4")
     assert "Blackwell" in a.answer.split("\n")[0]
+
+
+def test_every_sheet_a_lead_cites_is_a_source_an_auditor_accepts(fast_pipeline: Pipeline) -> None:
+    """The sheets cited beside figures told apart, or after a pasted log, are in the answer's
+    context: re-verified from its public fields, the answer has no problem."""
+    guard = fast_pipeline.engine.guard
+    for q in (
+        "у 5090 3352 AI TOPS, а у H100 989 TFLOPS — получается 5090 в 3 раза мощнее?",
+        "запускаю fp4 чекпоинт на H100:\n```\nValueError: The quantization method modelopt_fp4 "
+        "is not supported for the current GPU. Minimum capability: 100. Current capability: 90."
+        "\n```",
+    ):
+        a = fast_pipeline.answer(q)
+        assert any(c.slug.startswith("gpu-") for c in a.citations)
+        assert guard.recheck(a, message=q) == []
