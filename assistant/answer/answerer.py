@@ -273,7 +273,10 @@ class Answerer:
         found = evidence.answering(
             self.bank, self.entries, own[:1], searched.retrieval, question, past_definition=True
         )
-        return (self.entries[found[0]], found[1]) if found else None
+        if not found:
+            return None
+        entry = self.entries[found[0]]  # said after the calculation: «Это…» must name its term
+        return entry, standalone(entry, found[1])
 
     def gpus(self, u: Understanding, searched: Searched, history: list[Turn]) -> Answer:
         return self.cards.gpus(u, searched, history)
