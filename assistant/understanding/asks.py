@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from assistant.understanding.causes import Cause, cause, peaks_apart
 from assistant.understanding.lexicon import (
+    AI_TOPS,
     CARD,
     DEFINITION,
     FAST,
@@ -283,7 +284,7 @@ def spec_fields(folded: str) -> tuple[str, ...]:
 
 
 _MEMORY_WORD = re.compile(r"(?<![\w])(?:памят\w*|hbm\w*|gddr\w*|vram|врам)")
-_AI_TOPS = re.compile(r"(?<![\w])(?:ai[- ]?tops|tops|топс\w*)(?![\w])")
+_AI_TOPS = re.compile(rf"(?<![\w]){AI_TOPS}(?![\w])")
 # precisions whose peak rates the sheets carry (BF16, FP8, FP4) and those they do not
 _SHEET_PRECISION = re.compile(r"(?<![\w])(?:bf ?16|бф ?16|fp ?8|фп ?8|fp ?4|фп ?4|nvfp4)(?![\w])")
 _OTHER_PRECISION = re.compile(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from assistant.understanding.lexicon import CARD
+from assistant.understanding.lexicon import AI_TOPS, CARD
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -118,7 +118,7 @@ _ONE_BY_ONE = re.compile(
     r"без батч\w*"
 )
 _QUEUE = re.compile(r"(?<!по )очеред\w*|копит\w*")
-_TOPS = re.compile(r"(?<![\w])(?:ai )?tops(?![\w])|топс\w*")
+_TOPS = re.compile(rf"(?<![\w]){AI_TOPS}(?![\w])")
 _FLOPS = re.compile(r"tflops|терафлоп\w*|тфлопс\w*|(?<![\w])bf16(?![\w])")
 
 

@@ -16,6 +16,7 @@ fragments (no anchors, no flags) that the readers compose into their patterns.
     YOU         FullGPU addressed as the one who acts: «вы», «вам», «с вас», «у себя»
     OUR_THING   what FullGPU has, after «ваш…»: «сервер», «тариф», «сеть», «нода», a card
     ACTIVE      an MoE's active parameters: «активных всего 13B», «active params», «на токен»
+    AI_TOPS     AI TOPS as written: «ai tops», «TOPS», «топсов»
     FIGURES     a kind of figure: how a question asks for it, how a text states it
 
 Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
@@ -53,6 +54,8 @@ OUR_THING = (
     rf"(?:сервер\w*|тариф\w*|{CARD}\w*|сет[иь]\w*|нод\w*|машин\w*|инфраструктур\w*|"
     r"дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
 )
+# AI TOPS, the peak vendors state for AI at low precision with sparsity («3352 AI TOPS»)
+AI_TOPS = r"(?:ai[- ]?tops|tops|топс\w*)"
 # the parameters an MoE computes with per token, which a customer takes for what must fit
 ACTIVE = r"актив\w*|active|на (?:каждый |один )?токен\b|per token"
 HOUR_WORD = r"час(?:ами|ах|ам|ов|ы|а|ик\w*|ок)?\b"
