@@ -59,14 +59,16 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     said = _fp4_decides(fitting, catalog)  # «…, но FP4 аппаратно поддерживает только B200»
     said += _rates(fitting, catalog)  # «…; FP8 на H100 SXM быстрее: …» in the same sentence
     notes = "".join((_fp4_note(results, catalog), _no_fp4(results, catalog)))
-    between = _between(fitting, catalog, speed)
-    if between.startswith(_WISER) and not said and not notes:
+    wiser = "" if speed else _wiser(fitting, catalog)
+    if wiser and not said and not notes:
         # «Подойдут H200 и 2 × L40S, но разумнее 1 × H200: …»: the verdict in the first sentence
-        return f"{head}, но р{between[2:]}"
-    return head + said + "." + notes + between
+        return f"{head}, но разумнее {wiser}."
+    tail = f" Разумнее {wiser}." if wiser else (_between(fitting, catalog) if speed else "")
+    return head + said + "." + notes + tail
 
 
-_WISER = " Разумнее"
+# what bounds a model's generation at small batches (the memory-bandwidth entry)
+_PACE = " Скорость генерации при небольших батчах ограничивает пропускная способность памяти"
 
 
 def lighter_lead(results: Sequence[ToolResult]) -> str:
@@ -219,59 +221,51 @@ def sheets_stated(results: Sequence[ToolResult], catalog: Catalog, speed: bool) 
     return []
 
 
-def _between(fitting: Sequence[ToolResult], catalog: Catalog, speed: bool) -> str:
-    """Several cards fit: for fast generation the one that reads memory fastest (the
-    memory-bandwidth entry: at small batches the bandwidth bounds the speed), else the one
-    that leaves the most memory for the KV cache."""
+def _between(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
+    """Several cards fit and speed is asked: the one that reads memory fastest (the
+    memory-bandwidth entry: at small batches the bandwidth bounds the speed)."""
     cards = _cards(fitting, catalog)
     if len(cards) < 2:
         return ""
-    if speed and _same_bandwidth(cards):  # «5090 или PRO 6000 по скорости?»: 1 792 ГБ/с both
-        return (
-            " Скорость генерации при небольших батчах ограничивает пропускная способность "
-            f"памяти, а она у них одна: {bandwidth(cards[0].bandwidth_tbs)}, так что по "
-            "скорости разницы не будет."
-        )
-    if speed:  # one figure a sentence: each stands on its own card's sheet
-        best = max(cards, key=lambda g: g.bandwidth_tbs)
-        others = " ".join(
-            f"У {g.short} — {bandwidth(g.bandwidth_tbs)}." for g in cards if g is not best
-        )
-        return (
-            " Скорость генерации при небольших батчах ограничивает пропускная способность "
-            f"памяти, так что быстрее будет {best.short}: у неё {bandwidth(best.bandwidth_tbs)}. "
-            + others
-        )
+    if _same_bandwidth(cards):  # «5090 или PRO 6000 по скорости?»: 1 792 ГБ/с both
+        same = bandwidth(cards[0].bandwidth_tbs)
+        return f"{_PACE}, а она у них одна: {same}, так что по скорости разницы не будет."
+    best = max(cards, key=lambda g: g.bandwidth_tbs)  # one figure a sentence: each its sheet's
+    others = " ".join(
+        f"У {g.short} — {bandwidth(g.bandwidth_tbs)}." for g in cards if g is not best
+    )
+    return (
+        f"{_PACE}, так что быстрее будет {best.short}: у неё {bandwidth(best.bandwidth_tbs)}. "
+        + others
+    )
+
+
+def _wiser(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
+    """Several cards fit: the one that leaves the most memory for the KV cache, and why —
+    «1 × H200: на ней больше памяти останется на KV-кэш и длинный контекст, …»; "" when the
+    options are not cards."""
+    cards = _cards(fitting, catalog)
+    if len(cards) < 2:
+        return ""
+    room = "больше памяти останется на KV-кэш и длинный контекст"
     counts = [_count(r) for r in fitting]
     if len(set(counts)) > 1:  # «8×H100 или 4×B200»: all the cards' memory, not one card's
         total = [(g, n, n * g.memory_gb) for g, n in zip(cards, counts, strict=True)]
         best, n, _ = max(total, key=lambda x: x[2])
+        if n > 1:
+            return f"{n} × {best.short}: на них {room}"
         # «одна H200 или две L40S»: the one card also spares the model a split across cards
-        whole = n == 1 and max(counts) > 1
-        split = ", и модель не придётся делить между картами" if whole else ""
-        return (
-            f" Разумнее {n} × {best.short}: на ней больше памяти останется на KV-кэш и длинный "
-            f"контекст{split}."
-            if n == 1
-            else f" Разумнее {n} × {best.short}: на них больше памяти останется на KV-кэш и "
-            "длинный контекст."
-        )
+        return f"1 × {best.short}: на ней {room}, и модель не придётся делить между картами"
     best = max(cards, key=lambda g: g.memory_gb)
-    return f" Разумнее {best.short}: на ней больше памяти останется на KV-кэш и длинный контекст."
+    return f"{best.short}: на ней {room}"
 
 
 def _speeds(cards: Sequence[Gpu]) -> str:
     """Each card's memory bandwidth, which bounds generation at small batches."""
     if _same_bandwidth(cards):
-        return (
-            " Скорость генерации при небольших батчах ограничивает пропускная способность "
-            f"памяти, а она у них одна: {bandwidth(cards[0].bandwidth_tbs)}."
-        )
+        return f"{_PACE}, а она у них одна: {bandwidth(cards[0].bandwidth_tbs)}."
     each = " ".join(f"У {g.short} — {bandwidth(g.bandwidth_tbs)}." for g in cards)
-    return (
-        " Скорость генерации при небольших батчах ограничивает пропускная способность памяти. "
-        + each
-    )
+    return f"{_PACE}. {each}"
 
 
 def _same_bandwidth(cards: Sequence[Gpu]) -> bool:
