@@ -271,7 +271,8 @@ class CardAnswers:
                 self.bank, self.entries, [top.slug], searched.retrieval, question
             )
             if best is not None:
-                picked.append(Picked(top, len(picked) + 1 + (not rest), (best[1],)))
+                after = max((p.number for p in picked), default=1)  # the lead's entry is [1]
+                picked.append(Picked(top, after + 1, (best[1],)))
         ctx = AnswerContext(
             route="term",
             message=u.message.text,
