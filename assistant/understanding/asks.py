@@ -21,6 +21,7 @@ from assistant.understanding.lexicon import (
     CARD,
     DEFINITION,
     FAST,
+    FP64,
     GENERATION,
     OUR_THING,
     OURS,
@@ -288,8 +289,8 @@ _AI_TOPS = re.compile(rf"(?<![\w]){AI_TOPS}(?![\w])")
 # precisions whose peak rates the sheets carry (BF16, FP8, FP4) and those they do not
 _SHEET_PRECISION = re.compile(r"(?<![\w])(?:bf ?16|бф ?16|fp ?8|фп ?8|fp ?4|фп ?4|nvfp4)(?![\w])")
 _OTHER_PRECISION = re.compile(
-    r"(?<![\w])(?:fp ?64|фп ?64|fp ?32|фп ?32|fp ?16|фп ?16|tf ?32|int ?8|int ?4|float ?64|"
-    r"float ?32|double|двойн\w* точност\w*|одинарн\w* точност\w*)(?![\w])"
+    rf"(?<![\w])(?:{FP64}|fp ?32|фп ?32|fp ?16|фп ?16|tf ?32|int ?8|int ?4|"
+    r"float ?32|одинарн\w* точност\w*)(?![\w])"
 )
 
 
@@ -342,7 +343,7 @@ _STRONGER = re.compile(r"мощнее|быстрее|сильнее|круче|�
 _EITHER_OR = re.compile(r"(?<![\w])(?:или|либо)(?![\w])")
 
 
-def _problem(message: ParsedMessage) -> Reading:
+def _problem(message: ParsedMessage, named: Cause | None = None) -> Reading:
     """A symptom; `generation`: one card (or none) writing tokens slower than wanted — memory
     bandwidth bounds it («L40S, батч 1, генерит медленнее, чем ждали»), unless the cards are
     several and talk to each other (a traffic problem) or the card serves many at once."""
@@ -351,7 +352,9 @@ def _problem(message: ParsedMessage) -> Reading:
     several = (message.quantities.params.gpus or 1) > 1 or len(message.gpus) > 1
     other = memory or several or _TRAFFIC.search(t) or _SHARED.search(t)
     slow = bool(_GENERATION_SPEED.search(t)) and not other
-    return Reading(Ask.problem, memory=memory, generation=slow, cause=cause(message, memory=memory))
+    # a cause read without memory in mind stands when the problem is not one of memory
+    why = named if named is not None and not memory else cause(message, memory=memory)
+    return Reading(Ask.problem, memory=memory, generation=slow, cause=why)
 
 
 def classify(message: ParsedMessage) -> Reading:
@@ -419,7 +422,7 @@ def classify(message: ParsedMessage) -> Reading:
     # peaks side by side are one only when the customer doubts them (checked above)
     named = cause(message, memory=False)
     if _PROBLEM.search(t) or _GONE.search(t) or named not in (None, Cause.peaks_apart):
-        return _problem(message)
+        return _problem(message, named)
     yes_no = _yes_no(t)
     # a plan named in a question that asks no «что за» / «почему» of it: «тариф с одной
     # картой — это виртуалка?», not «что за чипы стоят в 8-гпу сервере?»

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from assistant.understanding.lexicon import AI_TOPS, CARD
+from assistant.understanding.lexicon import AI_TOPS, CARD, FP64
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -133,9 +133,7 @@ _EARLY = re.compile(
     r"как (?:понять|проверить|отличить|узнать)"
 )
 _FP32 = re.compile(r"(?<![\w])(?:fp32|фп32|float32|full precision|полной точност\w*)(?![\w])")
-_DOUBLE = re.compile(
-    r"(?<![\w])(?:fp64|фп64|double(?: precision)?|двойн\w* точност\w*|float64)(?![\w])"
-)
+_DOUBLE = re.compile(rf"(?<![\w]){FP64}(?![\w])")
 _COPIES = re.compile(
     r"(?:\d+|много|десят\w*|несколько) (?:\w+ )?(?:копи\w*|вариант\w*|версий|файнтюн\w*|моделей)"
 )

@@ -17,6 +17,7 @@ fragments (no anchors, no flags) that the readers compose into their patterns.
     OUR_THING   what FullGPU has, after «ваш…»: «сервер», «тариф», «сеть», «нода», a card
     ACTIVE      an MoE's active parameters: «активных всего 13B», «active params», «на токен»
     AI_TOPS     AI TOPS as written: «ai tops», «TOPS», «топсов»
+    FP64        double precision as written: «fp64», «double», «двойной точности»
     FIGURES     a kind of figure: how a question asks for it, how a text states it
 
 Changing a list changes every reader that uses it; `assistant eval answers` on dev shows what
@@ -54,6 +55,8 @@ OUR_THING = (
     rf"(?:сервер\w*|тариф\w*|{CARD}\w*|сет[иь]\w*|нод\w*|машин\w*|инфраструктур\w*|"
     r"дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
 )
+# double precision as written: «fp64», «double precision», «двойной точности»
+FP64 = r"(?:fp ?64|фп ?64|float ?64|double(?: precision)?|двойн\w* точност\w*)"
 # AI TOPS, the peak vendors state for AI at low precision with sparsity («3352 AI TOPS»)
 AI_TOPS = r"(?:ai[- ]?tops|tops|топс\w*)"
 # the parameters an MoE computes with per token, which a customer takes for what must fit

@@ -320,6 +320,7 @@ def signals(text: str, tokens: Tokens) -> Signals:
     praise = bool(_PRAISE.search(t)) and len(words(t)) <= 6 and not _DOMAIN.search(t)
     greeting = small_talk or help_asked or bye or praise
     chat = _chat(t, help_asked, bye, praise) if greeting else ""
+    throughput = _throughput(t)
     return Signals(
         injection=bool(_INJECTION.search(t)),
         greeting=greeting,
@@ -333,8 +334,8 @@ def signals(text: str, tokens: Tokens) -> Signals:
         counterpart=bool(_COUNTERPART.search(t)),
         thanks=text.strip().lower().startswith(_THANKS_START),
         continues=bool(_CONTINUES.search(text.lower())),
-        throughput=_throughput(t),
-        speed=_throughput(t) or bool(_FAST.search(t)),
+        throughput=throughput,
+        speed=throughput or bool(_FAST.search(t)),
         outside=bool(_FOREIGN.search(t) or _RECIPE.search(t)),
         procedure=bool(_PROCEDURE.search(t)),
         how_to=bool(_HOW_TO.search(t)),
