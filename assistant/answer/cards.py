@@ -25,6 +25,7 @@ from assistant.answer.plans import (
     lacking_lead,
     listing_lead,
     offered_lead,
+    provider_also,
     provider_lead,
     vendor_lead,
 )
@@ -41,6 +42,7 @@ from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.schema import Answer, AnswerMeta, Route, Turn
 from assistant.search.lookup import Searched
+from assistant.text.sentences import split_sentences
 from assistant.understanding.asks import Ask
 from assistant.understanding.decide import Understanding
 from assistant.understanding.lexicon import GENERATION
@@ -265,8 +267,14 @@ class CardAnswers:
             sheet = self.entries[sheet_slug(gpus[0].id)]
             picked.append(Picked(sheet, 2, ()))
             lead.append(with_marker(sheet_sentences(gpus[0])["memory"], 2))
+        also = provider_also(self.bank, self.entries, searched.retrieval, question, found)
+        if also is not None:  # «MIG или time-slicing?»: FullGPU's word on each
+            number = max((p.number for p in picked), default=1) + 1
+            picked.append(Picked(also.entry, number, ()))
+            lead += [with_marker(s, number) for s in split_sentences(also.text)]
         top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
-        if top is not None and top.slug != entry.slug:  # the best entry stays cited, as support
+        cited = {entry.slug, *(p.entry.slug for p in picked)}
+        if top is not None and top.slug not in cited:  # the best entry stays cited, as support
             best = evidence.answering(
                 self.bank, self.entries, [top.slug], searched.retrieval, question
             )

@@ -33,6 +33,11 @@ _PROVIDER = re.compile(r"FullGPU")
 _NEGATIVE = re.compile(r"(?<![\w])(?:не|нет|без)(?![\w])", re.IGNORECASE)
 PROVIDER_HITS = 5  # the provider's sentence must come from one of the best entries
 RANK_PENALTY = 0.02  # per place below the top hit (dev: a sentence of the 3rd entry beat the 1st)
+# a related entry's statement this close to the best one answers the same question (dev: the
+# pairs MIG / time-slicing and vGPU / passthrough scored within 0.04, unrelated ones 0.04–0.15)
+ALSO_MARGIN = 0.05
+# «В FullGPU серверы с одним GPU работают именно так»: the sentence before says how
+_POINTS_BACK = re.compile(r"\bименно так\b|^(?:Так|Поэтому|Это)\b")
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,48 @@ def provider_lead(
 ) -> Lead | None:
     """The provider's own sentence that best answers the question, from one of the best
     entries; «Да: » or «Нет: » before it when the question is a plain yes/no one."""
-    best: tuple[float, Entry, str] | None = None
+    best = max(_provider_statements(bank, entries, retrieval, question), key=_score, default=None)
+    if best is None:
+        return None
+    _, entry, sentence = best
+    prefix = yes_or_no(sentence, question, reading)
+    return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
+
+
+def provider_also(
+    bank: SentenceBank,
+    entries: Mapping[str, Entry],
+    retrieval: Retrieval,
+    question: str,
+    lead: Lead,
+) -> Lead | None:
+    """FullGPU's sentence in an entry related to the lead's that answers the question about as
+    well: «вы делите карты через MIG или time-slicing?» — MIG's «не делит GPU на разделы» and
+    time-slicing's «только ваши задачи». A sentence that points back («работают именно так»)
+    comes with the one before it."""
+    near = {*lead.entry.related, *(s for s, e in entries.items() if lead.entry.slug in e.related)}
+    scored = list(_provider_statements(bank, entries, retrieval, question))
+    top = max(scored, key=_score, default=None)
+    if top is None:
+        return None
+    also = [x for x in scored if x[1].slug in near and x[0] >= top[0] - ALSO_MARGIN]
+    if not also:
+        return None
+    _, entry, sentence = max(also, key=_score)
+    said = bank.sentences[entry.slug]
+    i = said.index(sentence)
+    text = f"{said[i - 1]} {sentence}" if i and _POINTS_BACK.search(sentence) else sentence
+    return Lead(entry, sentence, text)
+
+
+def _score(found: tuple[float, Entry, str]) -> float:
+    return found[0]
+
+
+def _provider_statements(
+    bank: SentenceBank, entries: Mapping[str, Entry], retrieval: Retrieval, question: str
+) -> Iterable[tuple[float, Entry, str]]:
+    """(score, entry, sentence) of every FullGPU statement, the best entries ranked first."""
     ranked = [h.slug for h in retrieval.hits[:PROVIDER_HITS]]
     # every entry may speak for the provider («а можно пол-карты подешевле?» finds GDDR7 and
     # VRAM, FullGPU's «не делит GPU» is in vGPU's); one the search did not rank comes last
@@ -63,14 +109,7 @@ def provider_lead(
         if entry is None or not bank.has(entry):  # a GPU's sheet has no sentences to rank
             continue
         for sentence, score in _statements(bank.scores(entry, retrieval.vector, question)):
-            score -= RANK_PENALTY * min(rank, PROVIDER_HITS)  # the best entry speaks first
-            if best is None or score > best[0]:
-                best = (score, entry, sentence)
-    if best is None:
-        return None
-    _, entry, sentence = best
-    prefix = yes_or_no(sentence, question, reading)
-    return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
+            yield score - RANK_PENALTY * min(rank, PROVIDER_HITS), entry, sentence  # best first
 
 
 def speaks_for_provider(sentence: str) -> bool:
