@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from assistant.answer.compose import SentenceBank
+from assistant.answer.compose import SentenceBank, standalone
 from assistant.answer.specs import no_fp8, short_name
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
@@ -63,7 +63,12 @@ def provider_lead(
         return None
     _, entry, sentence = best
     prefix = yes_or_no(sentence, question, reading)
-    return Lead(entry, sentence, prefix + _after_colon(sentence) if prefix else sentence)
+    if prefix:
+        return Lead(entry, sentence, prefix + _after_colon(sentence))
+    # «В FullGPU серверы с одним GPU работают именно так: …» opens as «Проброс GPU: в FullGPU …»
+    return Lead(
+        entry, sentence, standalone(entry, sentence) if _POINTS_BACK.search(sentence) else sentence
+    )
 
 
 def provider_also(
