@@ -378,6 +378,11 @@ class Answerer:
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
             lead = (cause, *lead) if cause else lead
+            if cause and "NVLink" in cause:  # why it matters to the work, and which cards have it
+                picked, why = leads.traffic(picked, self.entries, message.terms)
+                picked, having = leads.linked_cards(picked, self.entries, self.catalog, named[0])
+                told = tuple(x for x in (why, having) if x)
+                lead = (cause, *told, *(x for x in lead[1:] if x not in told))
             able = causes.fp4_able(self.entries) if "FP4" in cause else None
             if able is not None:  # «…не ускоряет FP4»: and which cards do, from the FP4 entry
                 picked, said_able = leads.cite(picked, *able)

@@ -6,6 +6,9 @@ answer, with the picked entries they come from.
     side_by_side(bank, picked)        «A — … [1], а B — … [2].»: two terms' definitions
     link_speeds(entries, picked)      the PCIe and NVLink figures, cited, after «через PCIe»
     argues_active(catalog, message)   «всего 37b активных»: reasoning from an MoE's active part
+    traffic(picked, entries, terms)   «…на каждом MoE-слое между GPU возникает трафик…» [2]
+    linked_cards(picked, entries, catalog, gpu)
+                                      «NVLink есть у … — они есть в аренде у FullGPU [3][4].»
 
 A sentence moved to the lead leaves its entry's paragraph, so nothing is said twice; an entry
 not yet picked joins the sources with no paragraph of its own.
@@ -13,11 +16,14 @@ not yet picked joins the sources with no paragraph of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from assistant.answer import diagnosis
 from assistant.answer.compose import Picked, SentenceBank, lead, standalone, with_marker
-from assistant.corpus.catalog import Catalog
+from assistant.answer.plans import BETWEEN_CARDS, lacking_lead
+from assistant.answer.specs import sheet_slug
+from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.text.sentences import split_sentences
 from assistant.understanding.reader import ParsedMessage
@@ -102,3 +108,40 @@ def argues_active(catalog: Catalog, message: ParsedMessage) -> bool:
     """The customer reasons from a named MoE's active parameters («всего 37b активных»)."""
     models = [catalog.models.get(m) for m in message.models]
     return message.signals.active and any(m is not None and m.active_b for m in models)
+
+
+# the sentence of a work's entry on how often its cards exchange data («на каждом MoE-слое»)
+_EVERY_STEP = re.compile(r"на\s+каждом\s+(?:MoE-)?слое|после\s+каждого\s+шага")
+
+
+def traffic(
+    picked: tuple[Picked, ...], entries: Mapping[str, Entry], terms: Iterable[str]
+) -> tuple[tuple[Picked, ...], str | None]:
+    """Why the link matters for the work the customer names: its entry's sentence on data
+    exchanged on every layer or step, cited. None: no such work named."""
+    for slug in (t for t in terms if t in BETWEEN_CARDS):
+        entry = entries.get(slug)
+        said = [s for s in split_sentences(entry.text) if _EVERY_STEP.search(s)] if entry else []
+        if entry is not None and said:
+            return cite(picked, entry, said[-1])
+    return picked, None
+
+
+def linked_cards(
+    picked: tuple[Picked, ...], entries: Mapping[str, Entry], catalog: Catalog, gpu: Gpu
+) -> tuple[tuple[Picked, ...], str | None]:
+    """What helps when cards without NVLink scale badly: the offered cards of the vendor that
+    have it, each sheet joining the sources («NVLink есть у NVIDIA H100 SXM и NVIDIA H200 — они
+    есть в аренде у FullGPU [3][4].»). None: the card has NVLink, or no offered card has it."""
+    lines, having = lacking_lead(gpu, {"nvlink"}, catalog)
+    sheets = [e for g in having if (e := entries.get(sheet_slug(g.id))) is not None]
+    if len(lines) < 2 or len(sheets) < len(having):
+        return picked, None
+    out, marks = list(picked), []
+    for sheet in sheets:
+        at = next((p for p in out if p.entry is sheet), None)
+        if at is None:
+            at = Picked(sheet, max((p.number for p in out), default=0) + 1, ())
+            out.append(at)
+        marks.append(f"[{at.number}]")
+    return tuple(out), f"{lines[1].removesuffix('.')} {''.join(marks)}."

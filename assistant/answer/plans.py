@@ -233,13 +233,13 @@ def lacking_lead(gpu: Gpu, wanted: Iterable[str], catalog: Catalog) -> tuple[lis
 
 # the entries of work that moves data between the cards on every step or layer: without
 # NVLink, the PCIe path is the likely cause when it scales badly
-_BETWEEN_CARDS = frozenset({"tensor-parallelism", "expert-parallelism", "all-reduce", "nccl"})
+BETWEEN_CARDS = frozenset({"tensor-parallelism", "expert-parallelism", "all-reduce", "nccl"})
 
 
 def lacks_link(gpu: Gpu, terms: Iterable[str], several: bool) -> bool:
     """The problem's cause is that the cards talk over PCIe (lacking_cause says «нет NVLink»)."""
     named = set(terms)
-    wanted = named | ({"nvlink"} if several and named & _BETWEEN_CARDS else set())
+    wanted = named | ({"nvlink"} if several and named & BETWEEN_CARDS else set())
     return lacking_feature(gpu, wanted) == "nvlink"
 
 
@@ -248,7 +248,7 @@ def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
     when its cards talk on every layer (tensor parallelism over several of them), or the
     feature the customer names (FP4 on a Hopper card). "" when nothing is lacking."""
     named = set(terms)
-    wanted = named | ({"nvlink"} if several and named & _BETWEEN_CARDS else set())
+    wanted = named | ({"nvlink"} if several and named & BETWEEN_CARDS else set())
     feature = lacking_feature(gpu, wanted)
     name = short_name(gpu)
     if feature == "nvlink":

@@ -98,3 +98,17 @@ def test_every_sheet_a_lead_cites_is_a_source_an_auditor_accepts(fast_pipeline: 
         a = fast_pipeline.answer(q)
         assert any(c.slug.startswith("gpu-") for c in a.citations)
         assert guard.recheck(a, message=q) == []
+
+
+def test_cards_without_nvlink_get_the_works_traffic_and_the_cards_that_have_it(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "запустил модель с expert parallel на 4 rtx pro 6000, а скорость никакая — что не так "
+        "с масштабированием?"
+    )
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "нет NVLink" in first_sentence(a.answer)
+    assert "на каждом MoE-слое" in lead  # why the link matters to this work, from its entry
+    assert "NVLink есть у NVIDIA H100 SXM" in lead  # what helps, from the cards' sheets
+    assert "gpu-h100-sxm" in {c.slug for c in a.citations}
