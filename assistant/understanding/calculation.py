@@ -281,6 +281,9 @@ _HOW = re.compile(
     r"(?<!\w)(?:как\w*|почему|зачем|что (?:использовать|выбрать|делать|съедает)|чем|"
     r"what|why|which)(?!\w)"
 )
+# a pick among options («в каком виде брать — bf16, fp8 или fp4?»), not how they differ
+_PICK = re.compile(r"(?<!\w)(?:брать|взять|выбрать|выбира\w*|лучше|квантовать|юзать)(?!\w)")
+_DIFFERS = re.compile(r"(?<!\w)(?:отлича\w*|разниц\w*|отличи\w*|differ\w*)(?!\w)")
 # «what about int4?», «how about a month?»: an English follow-up opener, not a how-question
 _ABOUT = re.compile(r"^(?:and )?(?:what|how) about\b")
 # Without the model size there is nothing to compute: explain the term instead.
@@ -304,6 +307,9 @@ def wanted(
         return False  # «5090 или RTX PRO 6000? скорость важна» still asks which card fits
     if message.quantities.kv_asked and len(message.models) > 1 and not missing:
         return True  # «почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»: both computed say why
+    options = len(message.quantities.params.compare_precisions or ())
+    if options > 1 and _SIZE_KEYS & arguments and _PICK.search(t) and not _DIFFERS.search(t):
+        return True  # «Qwen 72B на H200 — в каком виде брать: bf16, fp8 или fp4?»: each fit
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)
     hard = bool(_HARD_KEYS & arguments) or (ask and "egress" in arguments)

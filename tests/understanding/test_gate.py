@@ -323,3 +323,14 @@ def test_tokens_per_second_is_not_a_memory_or_link_bandwidth(text: str, throughp
 )
 def test_how_to_explain_is_not_part_of_the_term(text: str, term: str) -> None:
     assert signals(text).defined_term == term
+
+
+def test_a_pick_among_precisions_for_a_model_is_computed_not_how_they_differ() -> None:
+    from tests.helpers import CATALOG
+
+    pick = decide(
+        read("qwen 2.5 72b на h200 — в каком виде брать: bf16, fp8 или fp4?"), Params(), CATALOG
+    )
+    assert pick.kind is Kind.calculation
+    differ = decide(read("qwen 2.5 72b: чем отличается fp8 от fp4?"), Params(), CATALOG)
+    assert differ.kind is Kind.question
