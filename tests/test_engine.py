@@ -199,6 +199,17 @@ def test_a_precision_choice_on_a_card_says_whether_it_computes_fp4(fast_pipeline
     assert "Аппаратной поддержки FP4 у NVIDIA H100 SXM нет" in hopper.answer
 
 
+def test_fp4_fitting_on_a_card_without_it_is_not_the_advice(fast_pipeline: Pipeline) -> None:
+    # «в каком виде брать» asks for a pick among the precisions: each is computed
+    a = fast_pipeline.answer("Qwen2.5 72B на одну H200 — в каком виде брать: bf16, fp8 или fp4?")
+    assert a.route == "numeric" and len(a.tool_calls) == 3
+    first = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert first.startswith("Подойдут FP8 и FP4, но разумнее FP8")
+    assert "FP4 у NVIDIA H200 нет (Hopper)" in first and "в BF16 не поместится" in first
+    b = fast_pipeline.answer("Qwen2.5 72B на одну B200 — в каком виде брать: fp8 или fp4?")
+    assert "разумнее" not in b.answer.split("\n")[0]  # Blackwell computes in FP4
+
+
 def test_of_two_cards_that_fit_the_one_computing_in_fp4_is_named_first(
     fast_pipeline: Pipeline,
 ) -> None:

@@ -51,7 +51,11 @@ def choice_lead(results: Sequence[ToolResult], catalog: Catalog, *, speed: bool 
     # one of several: «только» says the others were weighed and do not fit
     head = "Подойдёт " + ("только " if rest else "") if len(good) == 1 else "Подойдут "
     head += " и ".join(good)
-    head += "; " + "; ".join(rest) if rest else ""
+    others = "; " + "; ".join(rest) if rest else ""
+    lower = _below_fp4([r for r, v in zip(results, verdicts, strict=True) if v == "fits"], catalog)
+    if lower and not speed:  # «bf16, fp8 или fp4 на H200?»: FP4 fits, the card computes FP8
+        return f"{head}, но разумнее {lower}{others}."
+    head += others
     if speed and len(good) == 1 and len(_cards(results, catalog)) >= 2:
         # «что брать — 5090 или PRO 6000? скорость тоже важна»: one fits; the pace, for each
         return head + "." + _speeds(_cards(results, catalog))
@@ -289,6 +293,26 @@ def _fp4_decides(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
         return ""
     names = " и ".join(f"{g.short} ({g.architecture})" for g in able)
     return f", но вычисления в FP4 аппаратно поддерживает только {names}"
+
+
+def _below_fp4(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
+    """Precisions on one card, FP4 among those that fit, and the card's sheet says it does not
+    compute in FP4: the next precision that fits, and why — «FP8: аппаратной поддержки FP4 у
+    NVIDIA H200 нет (Hopper) — веса в FP4 она хранит, но вычисления в FP4 не ускоряет»."""
+    precisions = [str(r.inputs.get("precision")) for r in fitting]
+    cards = {str(r.inputs.get("gpu")) for r in fitting} & set(catalog.gpus)
+    if "fp4" not in precisions or len(set(precisions)) < 2 or len(cards) != 1:
+        return ""
+    gpu = catalog.gpus[cards.pop()]
+    if gpu.fp4_support:
+        return ""
+    instead = next((p for p in ("fp8", "int8", "bf16", "fp16") if p in precisions), "")
+    if not instead:
+        return ""
+    return (
+        f"{_label(instead)}: аппаратной поддержки FP4 у {short_name(gpu)} нет "
+        f"({gpu.architecture}) — веса в FP4 она хранит, но вычисления в FP4 не ускоряет"
+    )
 
 
 def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
