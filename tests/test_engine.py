@@ -228,3 +228,15 @@ def test_two_terms_with_no_sentence_naming_the_other_lead_with_both_definitions(
     assert first.count(".") == 1 and first.endswith("[2].") and "[1], а " in first  # both cited
     assert "полную копию" in first and "матрицы весов" in first
     assert a.answer.replace("\u00a0", " ").count("хранит полную копию модели") == 1  # said once
+
+
+def test_a_pick_of_precisions_on_a_card_names_the_one_it_computes_in(
+    fast_pipeline: Pipeline,
+) -> None:
+    h200 = fast_pipeline.answer("на h200 в fp4 квантовать или fp8, чтобы ужать модель?")
+    first = h200.answer.split(". ")[0].replace("\u00a0", " ")
+    assert first.startswith("Для NVIDIA H200 разумнее FP8") and "FP4" in first
+    a100 = fast_pipeline.answer("на a100 что лучше для инференса: bf16 или fp8?")
+    assert a100.answer.startswith("Для NVIDIA A100 80GB разумнее BF16: FP8 она не поддерживает")
+    b200 = fast_pipeline.answer("на b200 в fp4 квантовать или fp8?")  # it computes in both
+    assert "разумнее" not in b200.answer.split(". ")[0]

@@ -33,7 +33,12 @@ from assistant.answer.edges import handoff_answer
 from assistant.answer.generation import AnswerContext, EmbeddedGenerator
 from assistant.answer.guard import Guard
 from assistant.answer.plain import plain
-from assistant.answer.plans import lacking_cause, lacks_link, speaks_for_provider
+from assistant.answer.plans import (
+    lacking_cause,
+    lacks_link,
+    speaks_for_provider,
+    supported_pick,
+)
 from assistant.answer.specs import sheet_sentences, sheet_slug
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
@@ -53,6 +58,9 @@ FACT_SWITCH = 0.02
 # second's only when clearly better (dev: no margin read worse)
 PROBLEM_ENTRIES = 2
 PROBLEM_SWITCH = 0.02
+# a named card's sheet lacking what the work needs leads a problem, and a choice between two
+# terms («на H200 в fp4 квантовать или fp8?»: it does not compute FP4)
+_LACKING = (Ask.problem, Ask.term_comparison)
 
 
 def _all_experts(outcome: Outcome, catalog: Catalog) -> bool:
@@ -374,9 +382,11 @@ class Answerer:
                 said_log += self._sheet_says(card, "fp8")  # «…нет FP4»: what it runs fast
             picked, told = leads.cite_all(picked, said_log)
             lead = (failures.reading(failure, card), *told, *(x for x in lead if x not in told))
-        elif u.reading.ask is Ask.problem and named:  # «tp=4 на 4 RTX PRO 6000 — прирост копеечный»
+        elif u.reading.ask in _LACKING and named:  # «tp=4 на 4 RTX PRO 6000 — прирост копеечный»
             several = (message.quantities.params.gpus or 1) > 1
             cause = lacking_cause(named[0], message.terms, several)
+            if u.reading.ask is Ask.term_comparison:  # a pick: the precision it computes in
+                cause = supported_pick(named[0], message.terms) or cause
             lead = (cause, *lead) if cause else lead
             if cause and "NVLink" in cause:  # why it matters to the work, and which cards have it
                 picked, why = leads.traffic(picked, self.entries, message.terms)

@@ -243,6 +243,31 @@ def lacks_link(gpu: Gpu, terms: Iterable[str], several: bool) -> bool:
     return lacking_feature(gpu, wanted) == "nvlink"
 
 
+# precisions from the fewest bits up: a pick among them takes the fewest the card computes in
+_BITS = ("fp4", "fp8", "bf16")
+_PRECISION_LABEL = {"fp4": "FP4", "fp8": "FP8", "bf16": "BF16"}
+
+
+def supported_pick(gpu: Gpu, terms: Iterable[str]) -> str:
+    """«на H200 в fp4 квантовать или fp8?»: of the precisions weighed, one the card's sheet
+    says it does not compute in; the fewest bits it does compute in is the pick — «Для NVIDIA
+    H200 разумнее FP8: аппаратной поддержки FP4 у неё нет (Hopper) — …». "" otherwise."""
+    weighed = [p for p in _BITS if p in set(terms)]
+    computes = {p: FEATURES[p](gpu) if p in FEATURES else True for p in weighed}
+    lacking = [p for p in weighed if not computes[p]] if len(weighed) > 1 else []
+    able = [p for p in weighed if p not in lacking]
+    if not lacking or not able:
+        return ""
+    name, arch = short_name(gpu), gpu.architecture
+    why = (
+        f"аппаратной поддержки FP4 у неё нет ({arch}) — веса в FP4 она хранит, но вычисления "
+        "в FP4 не ускоряет"
+        if "fp4" in lacking
+        else f"FP8 она не поддерживает ({arch})"
+    )
+    return f"Для {name} разумнее {_PRECISION_LABEL[able[0]]}: {why}."
+
+
 def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
     """A problem on a card whose sheet lacks what the work needs: «у RTX PRO 6000 нет NVLink»
     when its cards talk on every layer (tensor parallelism over several of them), or the
