@@ -111,7 +111,9 @@ def _fp8_support(gpu: Gpu, name: str) -> str:
 
 def _overview(gpu: Gpu, name: str, rates: str) -> str:
     """The card in one sentence, for a comparison: compute, power, link, FP4, FullGPU."""
-    parts = [f"{name}: {rates}" if rates else name]
+    # a card FullGPU does not rent out says so first: «у вас A100 вообще есть?» is often asked
+    named = name if gpu.offered else f"{name} (FullGPU её не предлагает)"
+    parts = [f"{named}: {rates}" if rates else named]
     if _no_bf16(gpu):
         parts.append("без BF16")
     if gpu.tdp_w:
@@ -121,7 +123,7 @@ def _overview(gpu: Gpu, name: str, rates: str) -> str:
     link += ", без NVLink" if not gpu.nvlink and "PCIe" in link else ""
     parts.append(f"связь между GPU — {link}")
     parts.append("FP4 аппаратно" if gpu.fp4_support else "без аппаратной поддержки FP4")
-    parts.append("есть в аренде у FullGPU" if gpu.offered else "FullGPU её не предлагает")
+    parts += ["есть в аренде у FullGPU"] if gpu.offered else []
     return ", ".join(parts) + "."
 
 
@@ -235,10 +237,10 @@ def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequenc
         asked = ""  # «по tflops вроде одно и то же»: no difference there; what differs leads
     focus = asked or _widest(gpus)
     lead = f"Главное различие — {_FOCUS_WORDS[focus]}: {_each(gpus, numbers, focus)}."
-    if asked or focus in ("memory", "bandwidth"):
+    if focus in ("memory", "bandwidth"):
         return lead
     # the cards' memory is what a fit question turns on: said in the same sentence even when
-    # it is not the main difference («…; память: у A100 80GB — 80 ГБ HBM2e…»)
+    # it is not the main difference, or another was asked («…; память: у A100 80GB — 80 ГБ…»)
     return f"{lead[:-1]}; память: {_each(gpus, numbers, 'memory')}."
 
 

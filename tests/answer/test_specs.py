@@ -58,3 +58,16 @@ def test_a_pcie_card_overview_says_it_has_no_nvlink() -> None:
 def test_a_spec_asked_for_that_the_cards_share_gives_way_to_what_differs() -> None:
     """«h100 vs h200 — по tflops вроде одно и то же»: the memory differs, not the compute."""
     assert lead("h100-sxm", "h200", fields=("compute",)).startswith("Главное различие — память")
+
+
+def test_an_asked_difference_still_says_the_memory() -> None:
+    """«mi355x vs mi300x под FP4»: FP4 leads, and 288 against 192 ГБ is still said."""
+    text = lead("mi355x", "mi300x", fields=("fp4",))
+    assert text.startswith("Главное различие — поддержка FP4")
+    assert "288 ГБ" in text and "192 ГБ" in text
+
+
+def test_a_card_not_rented_out_says_so_first_in_its_line() -> None:
+    line = sheet_sentences(CATALOG.gpus["a100-80gb"])["overview"]
+    assert line.startswith("NVIDIA A100 80GB (FullGPU её не предлагает):")
+    assert "есть в аренде" in sheet_sentences(CATALOG.gpus["h100-sxm"])["overview"]
