@@ -37,6 +37,7 @@ from assistant.answer.specs import (
     sheet_slug,
     short_name,
     unknown,
+    use_verdict,
 )
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
@@ -113,6 +114,7 @@ class CardAnswers:
             route: Route = "comparison"
         elif u.reading.ask is Ask.gpu_comparison and len(gpus) > 1:
             lead = [comparison_lead(gpus, numbers, fields)]
+            lead += [x for x in [use_verdict(gpus, numbers, u.message.terms)] if x]
             lead += [x for x in [same_specs(gpus, numbers)] if x]
             if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
                 instead, extra = self._instead(gpus, numbers)

@@ -14,7 +14,7 @@ it among the sources, and /gpus/<id> shows it with the source of every figure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from assistant.calculators.units import NBSP, bandwidth, num
 from assistant.corpus.catalog import Catalog, Gpu
@@ -242,6 +242,49 @@ def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequenc
     # the cards' memory is what a fit question turns on: said in the same sentence even when
     # it is not the main difference, or another was asked («…; память: у A100 80GB — 80 ГБ…»)
     return f"{lead[:-1]}; память: {_each(gpus, numbers, 'memory')}."
+
+
+def use_verdict(gpus: Sequence[Gpu], numbers: Sequence[int], terms: Iterable[str]) -> str:
+    """The card for the work the customer names, by the sheets' figures: FP4 — the one that
+    computes in it, or the faster one; a mixture of experts — the one with more memory (every
+    expert is held). «Для этой задачи разумнее NVIDIA B300: в FP4 — 13 500 TFLOPS [2] против
+    9 000 TFLOPS у NVIDIA B200 [1]; памяти — 288 ГБ [2] против 180 ГБ [1].» Each figure is
+    followed by its own sheet's marker. "" when the work names none of these, or they pull
+    apart."""
+    if len(gpus) != 2:
+        return ""
+    named, mark = set(terms), dict(zip((g.id for g in gpus), numbers, strict=True))
+    reasons: list[tuple[Gpu, str]] = []
+    if "fp4" in named:
+        able = [g for g in gpus if g.fp4_support]
+        if len(able) == 1:
+            reasons.append((able[0], f"FP4 аппаратно поддерживает только она [{mark[able[0].id]}]"))
+        elif all(g.fp4_tflops for g in gpus) and gpus[0].fp4_tflops != gpus[1].fp4_tflops:
+            best, other = sorted(gpus, key=lambda g: -(g.fp4_tflops or 0.0))
+            reasons.append(
+                (
+                    best,
+                    f"в FP4 — {_tflops(best.fp4_tflops)} [{mark[best.id]}] против "
+                    f"{_tflops(other.fp4_tflops)} у {short_name(other)} [{mark[other.id]}]",
+                )
+            )
+    if "moe" in named and gpus[0].memory_gb != gpus[1].memory_gb:
+        best, other = sorted(gpus, key=lambda g: -g.memory_gb)
+        reasons.append(
+            (
+                best,
+                f"памяти — {_gb(best)} [{mark[best.id]}] против {_gb(other)} у "
+                f"{short_name(other)} [{mark[other.id]}]",
+            )
+        )
+    if len({g.id for g, _ in reasons}) != 1:  # nothing decides, or the figures pull apart
+        return ""
+    best = reasons[0][0]
+    return f"Для этой задачи разумнее {short_name(best)}: " + "; ".join(r for _, r in reasons) + "."
+
+
+def _gb(gpu: Gpu) -> str:
+    return f"{num(gpu.memory_gb)}{NBSP}ГБ"
 
 
 def same_specs(gpus: Sequence[Gpu], numbers: Sequence[int]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.answer.specs import comparison_lead, same_specs, sheet_sentences
+from assistant.answer.specs import comparison_lead, same_specs, sheet_sentences, use_verdict
 from assistant.text.sentences import split_sentences
 from tests.helpers import CATALOG
 
@@ -71,3 +71,20 @@ def test_a_card_not_rented_out_says_so_first_in_its_line() -> None:
     line = sheet_sentences(CATALOG.gpus["a100-80gb"])["overview"]
     assert line.startswith("NVIDIA A100 80GB (FullGPU её не предлагает):")
     assert "есть в аренде" in sheet_sentences(CATALOG.gpus["h100-sxm"])["overview"]
+
+
+def verdict(*ids: str, terms: set[str]) -> str:
+    gpus = [CATALOG.gpus[i] for i in ids]
+    return use_verdict(gpus, [1, 2], terms).replace("\u00a0", " ")
+
+
+def test_the_work_named_picks_the_card_by_its_figures() -> None:
+    moe_fp4 = verdict("b200", "b300", terms={"fp4", "moe"})
+    assert moe_fp4.startswith("Для этой задачи разумнее NVIDIA B300")
+    assert (
+        "13 500 TFLOPS [2] против 9 000 TFLOPS" in moe_fp4 and "288 ГБ [2] против 180 ГБ" in moe_fp4
+    )
+    assert "только она [2]" in verdict("h200", "b200", terms={"fp4"})
+    assert verdict("b200", "b300", terms=set()) == ""  # no work named: the table stands
+    # FP4 on one card, more memory on the other (96 against 141 ГБ): no single pick
+    assert verdict("rtx-pro-6000", "h200", terms={"fp4", "moe"}) == ""
