@@ -240,3 +240,12 @@ def test_a_pick_of_precisions_on_a_card_names_the_one_it_computes_in(
     assert a100.answer.startswith("Для NVIDIA A100 80GB разумнее BF16: FP8 она не поддерживает")
     b200 = fast_pipeline.answer("на b200 в fp4 квантовать или fp8?")  # it computes in both
     assert "разумнее" not in b200.answer.split(". ")[0]
+
+
+def test_code_written_for_cuda_picks_the_nvidia_card(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("MI355X или B200? у нас много своих CUDA-ядер, что выбрать?")
+    first = a.answer.split(". ")[0].replace("\u00a0", " ")
+    assert first.startswith("Для своего кода на CUDA разумнее NVIDIA B200")
+    assert "rocm" in {c.slug for c in a.citations}
+    same = fast_pipeline.answer("H100 или H200? у нас свои CUDA-ядра")  # both run CUDA
+    assert "Для своего кода на CUDA" not in same.answer

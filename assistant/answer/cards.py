@@ -157,6 +157,9 @@ class CardAnswers:
         if route == "comparison" and "interconnect" in fields and any(linked) and not all(linked):
             picked, links = self._links(u, picked, first=len(sheets) + 1)
             lead = [*lead[:1], *links, *lead[1:]]
+        if route == "comparison" and "cuda" in u.message.terms:  # «свои ядра на CUDA»
+            picked, code = self._code(gpus, picked, first=len(sheets) + 1)
+            lead = [*code, *lead]  # what their code runs on decides first
         if u.reading.generation:  # why the bandwidth, not the TFLOPS, sets the pace
             picked = self._why_bandwidth(picked, searched, question, first=len(sheets) + 1)
         # the cards that have what this one lacks are cited after the glossary's entries
@@ -183,6 +186,23 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _code(
+        self, gpus: Sequence[Gpu], picked: tuple[Picked, ...], first: int
+    ) -> tuple[tuple[Picked, ...], list[str]]:
+        """«MI355X или B200? у нас свои ядра на CUDA»: code on CUDA runs on the NVIDIA card; the
+        AMD one runs ROCm, its entry says what that is. Nothing when both are one vendor's."""
+        nvidia = [g for g in gpus if g.vendor == "nvidia"]
+        amd = [g for g in gpus if g.vendor == "amd"]
+        rocm = self.entries.get("rocm")
+        if not nvidia or not amd or rocm is None:
+            return picked, []
+        verdict = (
+            f"Для своего кода на CUDA разумнее {short_name(nvidia[0])}: {short_name(amd[0])} — "
+            "GPU AMD, на нём работает ROCm."
+        )
+        picked, said = leads.cite(picked, rocm, split_sentences(rocm.text)[0], first=first)
+        return picked, [verdict, said]
 
     def _links(
         self, u: Understanding, picked: tuple[Picked, ...], first: int
