@@ -224,7 +224,7 @@ def missing_for(
     if tool == ToolName.gpu_cost and not args.has("price_month", "price_hour"):
         example = args.gpu and catalog.prices.example_month(args.gpu)
         # «у вас за исходящий трафик тоже доплачивать?»: the allowance, not a sum to compute
-        traffic = args.has("egress") and not args.has("duration") and not ex.request
+        traffic = args.has("egress") and not args.has("duration")
         if (
             not example
             and not ex.setups

@@ -39,3 +39,10 @@ def test_a_lead_that_points_back_names_its_term(pipeline: Pipeline) -> None:
     lead = first_line(a.answer)
     assert "выделенная ВМ" in lead
     assert not lead.startswith("В FullGPU серверы с одним GPU работают именно так")
+
+
+def test_the_price_of_egress_is_the_allowance_not_a_question_back(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("сколько у вас стоит исходящий трафик? тариф с одной картой")
+    text = a.answer.replace("\u00a0", " ")
+    assert "20 ТБ в месяц" in text and "без платы" in text
+    assert "По какой цене считать" not in text
