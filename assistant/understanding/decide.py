@@ -78,6 +78,8 @@ def decide(
             diagnosis = diagnosis if diagnosis.tool == ToolName.vram_training else None
         if reading.cause is not None and not memory:  # «в int4 влезла, но ответы тупее»:
             diagnosis = None  # the cause is not memory, however the setup computes
+        if message.signals.outside and not memory:  # «насколько падает перплексия при awq?»:
+            diagnosis = None  # what no entry describes is not answered by a fit of the setup
         return Understanding(Kind.question, message, carried, plan=diagnosis, reading=reading)
     if message.quantities.architecture and not message.models:
         # «сколько слоёв у gemma 2 27b?»: no record of the model, so no shape to compute with

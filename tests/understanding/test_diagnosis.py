@@ -7,6 +7,7 @@ from typing import Any
 
 from assistant.corpus.catalog import Catalog
 from assistant.understanding.calculation import Plan
+from assistant.understanding.decide import Kind, decide
 from assistant.understanding.diagnosis import PRECISION_ASSUMED, diagnose
 from assistant.understanding.params import Params
 from assistant.understanding.reader import Reader
@@ -57,3 +58,14 @@ def test_a_problem_with_nothing_to_compute_has_no_diagnosis(catalog: Catalog) ->
         "2 сервера по 8×H100, через пару часов всё встаёт и падает",
     ):
         assert plan(catalog, text) is None, text
+
+
+def test_a_problem_about_what_no_entry_describes_gets_no_fit(catalog: Catalog) -> None:
+    """«насколько падает перплексия при awq?»: a quality measure the glossary does not give;
+    a fit of the model named would answer another question."""
+    reader = Reader(catalog)
+    text = "насколько падает перплексия llama 3 8b при awq 4 бит против gptq?"
+    u = decide(reader.read(text), Params(), catalog)
+    assert u.kind is Kind.question and u.plan is None
+    oom = "llama 3 70b в bf16 на одной h100 падает с OOM, что делать?"
+    assert decide(reader.read(oom), Params(), catalog).plan is not None  # memory keeps figures
