@@ -51,7 +51,9 @@ _CLOUDS = re.compile(_CLOUD_NAMES)
 # «сколько стоит p5.48xlarge на AWS … как у вас?»: their price is asked, whatever else is
 _THEIR_PRICE = re.compile(
     rf"(?:сколько стоит|почём|цен[аы]|стоимост\w*|прайс)\s+(?:\S+\s+){{0,4}}?(?:в|на|у)\s+"
-    rf"(?:{_CLOUD_NAMES})"
+    rf"(?:{_CLOUD_NAMES})|"
+    # «…от AWS p5 и сколько там стоит p5.48xlarge?»: «там» is the other cloud
+    rf"(?:{_CLOUD_NAMES})[^?]{{0,80}}(?:сколько|почём|почем|цен\w*)\s+(?:там|у них)\b"
 )
 # «в AWS нас убивает outbound — а у вас?»: another cloud named to ask about ours
 # …or a plan of ours: «какой трафик входит в тариф на 8 гпу? за egress платить как на aws?»
@@ -62,7 +64,10 @@ _NOT_OURS = re.compile(
     r"wildberries|авито|avito|маркетплейс\w*|акци[йия]\w*|курс\w* (?:акци|доллар|рубл|валют)\w*|"
     r"бирж\w*|котировк\w*|ваканси\w*|резюме|офис\w*|адрес\w* (?:офис|компани)\w*|в как\w* город\w*|"
     r"договор\w*|ндс|"
-    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|\bsla\b|крипт\w*"
+    r"возврат\w*|промокод\w*|скидк\w*|телефон\w* поддержк\w*|\bsla\b|крипт\w*|"
+    # where the servers stand and how far they are: no entry says
+    r"где (?:физически )?(?:стоят|находятся|расположены|размещены) (?:ваши )?(?:сервер|дата-?центр|"
+    r"мощност)\w*|(?:пинг|задержк\w*) до (?:москв|европ|питер|спб|казан|новосиб)\w*"
 )
 # Creative writing about the topic («напиши стих про видеокарты», «придумай название для канала
 # про нейросети»): no glossary entry answers it, whatever words it shares with one.
@@ -92,6 +97,9 @@ _FOREIGN = re.compile(
     r"flash[- ]?attention\w*|prefix caching|speculative decoding|"
     r"(?:gradient|activation) checkpointing|torch\.compile|\binductor\b|cuda graphs?|\bgguf\b|"
     r"llama\.cpp|\bollama\b|олам\w*|lm studio|cuda-gdb|nsight\w*|remapped rows|"
+    # another cloud's instance types («p5.48xlarge»), resetting a card by command
+    r"\b[a-z]\d[a-z]*\.\d*x?large\b|nvidia-smi\s+(?:-r|--gpu-reset)\b|"
+    r"сброс\w* (?:\w+ )?(?:gpu|гпу|карт\w*) без (?:ребута|перезагрузк\w*)|"
     # setting a scheduler up, not a cluster it runs on («раскатываем slurm на 4 сервера»)
     r"(?:настро|установ|сконфигур|конфиг)\w* (?:\w+ )?(?:slurm|слерм)\w*|"
     r"андервольт\w*|undervolt\w*|overclock\w*|"

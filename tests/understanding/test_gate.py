@@ -337,3 +337,16 @@ def test_a_pick_among_precisions_for_a_model_is_computed_not_how_they_differ() -
     assert pick.kind is Kind.calculation
     differ = decide(read("qwen 2.5 72b: чем отличается fp8 от fp4?"), Params(), CATALOG)
     assert differ.kind is Kind.question
+
+
+def test_another_clouds_price_through_there_and_where_servers_stand_are_not_ours() -> None:
+    assert signals("чем ваши серверы отличаются от AWS p5 и сколько там стоит в час?").not_ours
+    assert signals("где физически стоят ваши сервера? какой пинг до москвы?").not_ours
+    assert not signals("чем ваши серверы отличаются от AWS? у вас трафик платный?").not_ours
+    assert not signals("какая задержка у infiniband между нодами?").not_ours
+
+
+def test_instance_types_and_resetting_a_card_by_command_are_outside() -> None:
+    assert signals("p5.48xlarge против вашего 8xH100 — что быстрее?").outside
+    assert signals("как сбросить карту без ребута? nvidia-smi -r поможет?").outside
+    assert not signals("карта выпала, сервер перезагрузили — что смотреть в dcgm?").outside
