@@ -249,3 +249,11 @@ def test_code_written_for_cuda_picks_the_nvidia_card(fast_pipeline: Pipeline) ->
     assert "rocm" in {c.slug for c in a.citations}
     same = fast_pipeline.answer("H100 или H200? у нас свои CUDA-ядра")  # both run CUDA
     assert "Для своего кода на CUDA" not in same.answer
+
+
+def test_a_pick_of_cards_for_named_work_opens_with_the_verdict(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("tensor parallel = 8: что брать, 8×H200 или 8×RTX PRO 6000?")
+    assert a.answer.startswith("Для этой задачи разумнее NVIDIA H200")
+    told = fast_pipeline.answer("чем отличаются H200 и RTX PRO 6000 для tensor parallel?")
+    assert told.answer.startswith("Главное различие")  # how they differ: the table first
+

@@ -114,7 +114,9 @@ class CardAnswers:
             route: Route = "comparison"
         elif u.reading.ask is Ask.gpu_comparison and len(gpus) > 1:
             lead = [comparison_lead(gpus, numbers, fields)]
-            lead += [x for x in [use_verdict(gpus, numbers, u.message.terms)] if x]
+            verdict = use_verdict(gpus, numbers, u.message.terms)
+            if verdict:  # «что брать: …?» is answered first; «чем отличаются» by the table
+                lead = [verdict, *lead] if u.message.signals.pick else [*lead, verdict]
             lead += [x for x in [same_specs(gpus, numbers)] if x]
             if "offered" in fields and not any(g.offered for g in gpus):  # «есть у вас A100 …?»
                 instead, extra = self._instead(gpus, numbers)

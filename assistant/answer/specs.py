@@ -246,11 +246,11 @@ def comparison_lead(gpus: Sequence[Gpu], numbers: Sequence[int], fields: Sequenc
 
 def use_verdict(gpus: Sequence[Gpu], numbers: Sequence[int], terms: Iterable[str]) -> str:
     """The card for the work the customer names, by the sheets' figures: FP4 — the one that
-    computes in it, or the faster one; a mixture of experts — the one with more memory (every
-    expert is held). «Для этой задачи разумнее NVIDIA B300: в FP4 — 13 500 TFLOPS [2] против
-    9 000 TFLOPS у NVIDIA B200 [1]; памяти — 288 ГБ [2] против 180 ГБ [1].» Each figure is
-    followed by its own sheet's marker. "" when the work names none of these, or they pull
-    apart."""
+    computes in it, or the faster one; tensor or expert parallelism — the one with NVLink; a
+    mixture of experts — the one with more memory (every expert is held). «Для этой задачи
+    разумнее NVIDIA B300: в FP4 — 13 500 TFLOPS [2] против 9 000 TFLOPS у NVIDIA B200 [1];
+    памяти — 288 ГБ [2] против 180 ГБ у NVIDIA B200 [1].» Each figure is followed by its own
+    sheet's marker. "" when the work names none of these, or they pull apart."""
     if len(gpus) != 2:
         return ""
     named, mark = set(terms), dict(zip((g.id for g in gpus), numbers, strict=True))
@@ -268,6 +268,17 @@ def use_verdict(gpus: Sequence[Gpu], numbers: Sequence[int], terms: Iterable[str
                     f"{_tflops(other.fp4_tflops)} у {short_name(other)} [{mark[other.id]}]",
                 )
             )
+    linked = [g for g in gpus if g.nvlink]
+    if named & {"tensor-parallelism", "expert-parallelism"} and len(linked) == 1:
+        best = linked[0]  # the work exchanges data on every layer: the link decides
+        other = next(g for g in gpus if g is not best)
+        reasons.append(
+            (
+                best,
+                f"связь между GPU — {best.interconnect} [{mark[best.id]}] против "
+                f"{other.interconnect} у {short_name(other)} [{mark[other.id]}]",
+            )
+        )
     if "moe" in named and gpus[0].memory_gb != gpus[1].memory_gb:
         best, other = sorted(gpus, key=lambda g: -g.memory_gb)
         reasons.append(

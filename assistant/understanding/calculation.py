@@ -281,8 +281,7 @@ _HOW = re.compile(
     r"(?<!\w)(?:как\w*|почему|зачем|что (?:использовать|выбрать|делать|съедает)|чем|"
     r"what|why|which)(?!\w)"
 )
-# a pick among options («в каком виде брать — bf16, fp8 или fp4?»), not how they differ
-_PICK = re.compile(r"(?<!\w)(?:брать|взять|выбрать|выбира\w*|лучше|квантовать|юзать)(?!\w)")
+# how options differ («чем отличается fp8 от fp4»), not which to pick
 _DIFFERS = re.compile(r"(?<!\w)(?:отлича\w*|разниц\w*|отличи\w*|differ\w*)(?!\w)")
 # «what about int4?», «how about a month?»: an English follow-up opener, not a how-question
 _ABOUT = re.compile(r"^(?:and )?(?:what|how) about\b")
@@ -308,7 +307,7 @@ def wanted(
     if message.quantities.kv_asked and len(message.models) > 1 and not missing:
         return True  # «почему у Llama 2 7B кэш больше, чем у Llama 3 8B?»: both computed say why
     options = len(message.quantities.params.compare_precisions or ())
-    if options > 1 and _SIZE_KEYS & arguments and _PICK.search(t) and not _DIFFERS.search(t):
+    if options > 1 and _SIZE_KEYS & arguments and message.signals.pick and not _DIFFERS.search(t):
         return True  # «Qwen 72B на H200 — в каком виде брать: bf16, fp8 или fp4?»: each fit
     ask = bool(_CALC_ASK.search(t))
     # the egress allowance is a number only when asked for («сколько трафика включено»)

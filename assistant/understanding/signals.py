@@ -305,6 +305,7 @@ class Signals:
     how_to: bool = False  # «как <сделать> …» of any kind (_HOW_TO)
     code: bool = False  # names an API, a setting or a flag as code (_IDENTIFIER)
     active: bool = False  # argues from an MoE's active parameters («активных всего 13B»)
+    pick: bool = False  # asks which option to take («что брать», «лучше», «квантовать в …»)
     figure: str = ""  # the kind of figure asked for (lexicon.FIGURES): "latency", "count"…
     # small talk: which reply fits (hello, help, thanks, praise, bye; "" when not small talk)
     chat: str = ""
@@ -351,8 +352,15 @@ def signals(text: str, tokens: Tokens) -> Signals:
         how_to=bool(_HOW_TO.search(t)),
         code=bool(_IDENTIFIER.search(text)),
         active=bool(_ACTIVE.search(t)),
+        pick=bool(_PICK.search(t)),
         figure=next((kind for kind, asked in _FIGURE_ASKED if asked.search(t)), ""),
     )
+
+
+# a pick among options («что брать: 8×H200 или 8×RTX PRO 6000?», «в каком виде брать»)
+_PICK = re.compile(
+    r"(?<!\w)(?:брать|берем|взять|выбрать|выбира\w*|лучше|квантовать|юзать|разумнее)(?!\w)"
+)
 
 
 def _other_cloud(t: str) -> bool:

@@ -88,3 +88,10 @@ def test_the_work_named_picks_the_card_by_its_figures() -> None:
     assert verdict("b200", "b300", terms=set()) == ""  # no work named: the table stands
     # FP4 on one card, more memory on the other (96 against 141 ГБ): no single pick
     assert verdict("rtx-pro-6000", "h200", terms={"fp4", "moe"}) == ""
+
+
+def test_parallel_work_picks_the_card_with_nvlink() -> None:
+    tp = verdict("h200", "rtx-pro-6000", terms={"tensor-parallelism"})
+    assert tp.startswith("Для этой задачи разумнее NVIDIA H200: связь между GPU — NVLink 4")
+    assert "PCIe Gen5 x16 у NVIDIA RTX PRO 6000 Blackwell [2]" in tp
+    assert verdict("h100-sxm", "h200", terms={"tensor-parallelism"}) == ""  # both have it
