@@ -257,3 +257,10 @@ def test_a_pick_of_cards_for_named_work_opens_with_the_verdict(fast_pipeline: Pi
     told = fast_pipeline.answer("чем отличаются H200 и RTX PRO 6000 для tensor parallel?")
     assert told.answer.startswith("Главное различие")  # how they differ: the table first
 
+
+def test_double_precision_work_picks_the_data_centre_card(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("CFD в double precision: что брать, RTX 5090 или H100?")
+    first = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert first.startswith("Для расчётов в FP64 разумнее NVIDIA H100 SXM, а не")
+    assert "лишь малую долю своей производительности в FP32" in first
+    assert "fp64" in {c.slug for c in a.citations}

@@ -45,8 +45,9 @@ from assistant.schema import Answer, AnswerMeta, Route, Turn
 from assistant.search.lookup import Searched
 from assistant.text.sentences import split_sentences
 from assistant.understanding.asks import Ask
+from assistant.understanding.causes import Cause
 from assistant.understanding.decide import Understanding
-from assistant.understanding.lexicon import GENERATION
+from assistant.understanding.lexicon import FP64, GENERATION
 
 # a question about a card no longer than this asks whether it is offered (with «у вас», «есть
 # ли» in it: OFFERED_WORDS); a longer one asks something else of it
@@ -159,6 +160,9 @@ class CardAnswers:
         if route == "comparison" and "interconnect" in fields and any(linked) and not all(linked):
             picked, links = self._links(u, picked, first=len(sheets) + 1)
             lead = [*lead[:1], *links, *lead[1:]]
+        if route == "comparison" and re.search(FP64, u.message.tokens.folded):  # «CFD в double»
+            picked, double = self._double(gpus, picked, first=len(sheets) + 1)
+            lead = [*double, *lead]  # the share of FP64 a card keeps decides first
         if route == "comparison" and "cuda" in u.message.terms:  # «свои ядра на CUDA»
             picked, code = self._code(gpus, picked, first=len(sheets) + 1)
             lead = [*code, *lead]  # what their code runs on decides first
@@ -188,6 +192,22 @@ class CardAnswers:
         # «какой TDP у B300», «boost clock у RTX 5090»: the catalogue has no such figure
         missing = route == "term" and unknown(gpus[0], fields)
         return self.finish(ctx, meta, refused=missing)
+
+    def _double(
+        self, gpus: Sequence[Gpu], picked: tuple[Picked, ...], first: int
+    ) -> tuple[tuple[Picked, ...], list[str]]:
+        """«CFD в double: RTX 5090 или H100?»: the data-centre card, and why — consumer and
+        workstation cards (the RTX ones) keep a small share of their FP32 rate in FP64 (the
+        FP64 entry). Nothing when both or neither are RTX cards."""
+        desk = [g for g in gpus if "RTX" in g.name]
+        rack = [g for g in gpus if "RTX" not in g.name]
+        if not desk or not rack:
+            return picked, []
+        out = [f"Для расчётов в FP64 разумнее {short_name(rack[0])}, а не {short_name(desk[0])}."]
+        for entry, sentence in causes.told(Cause.double_on_consumer, self.entries):
+            picked, said = leads.cite(picked, entry, sentence, first=first)
+            out.append(said)
+        return picked, out
 
     def _code(
         self, gpus: Sequence[Gpu], picked: tuple[Picked, ...], first: int
