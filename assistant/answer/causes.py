@@ -41,6 +41,10 @@ _SAID: dict[Cause, tuple[tuple[str, str], ...]] = {
         ("infiniband", r"нативно поддерживает RDMA"),
         ("infiniband", r"Гбит/с на порт"),
     ),
+    Cause.roce_untuned: (
+        ("roce", r"без потерь"),
+        ("all-reduce", r"зависит от интерконнекта"),
+    ),
     Cause.pipeline_bubble: (
         ("pipeline-parallelism", r"пузырь"),
         ("pipeline-parallelism", r"Микробатчи проходят"),

@@ -42,6 +42,7 @@ class Cause(StrEnum):
     offload_left = "offload_left"  # ZeRO-3 and still OOM: Offload and Infinity remain
     cores_counted = "cores_counted"  # cards chosen by CUDA cores: tensor cores decide for AI
     double_on_consumer = "double_on_consumer"  # FP64 work on a consumer card: a small share
+    roce_untuned = "roce_untuned"  # RoCE slower than InfiniBand: only a lossless network matches
 
 
 _DATA_PARALLEL = re.compile(r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])")
@@ -53,6 +54,14 @@ _EACH_CARD = re.compile(rf"(?:на )?кажд\w* {CARD}|на всех {CARD}|п�
 _BATCH_UP = re.compile(
     r"(?<![\w])(?:подня\w*|увелич\w*|повы\w*|выкрути\w*|больш\w*|рост\w*|выросл\w*)"
     r"(?: \w+){0,2} (?:max[ _]?)?(?:батч\w*|batch\w*|max[-_ ]num[-_ ]seqs)"
+)
+# «набежало человек 50 одновременно … суммарно токенов/с даже больше»: a larger batch in effect
+_MANY_AT_ONCE = re.compile(
+    r"(?:\d+|много|куча|толп\w*|набежал\w*)[^.?!]{0,30}(?:одновременн\w*|параллельн\w*)|"
+    r"(?:одновременн\w*|параллельн\w*) (?:\w+ )?(?:юзер|пользовател|запрос)\w*"
+)
+_TOTAL_UP = re.compile(
+    r"(?:суммарн\w*|общ\w*|в сумме|throughput)[^.?!]{0,40}(?:больше|выросл\w*|вырос|растет|выше)"
 )
 _PER_USER_SLOW = re.compile(
     r"(?:юзер\w*|пользовател\w*|клиент\w*|на поток|кажд\w* (?:запрос|ответ)\w*)[^.?!]{0,60}"
@@ -75,6 +84,10 @@ _SYNC = re.compile(
     r"(?:синхрониз\w*|all-?reduce|обмен\w*) (?:\w+ )?градиент\w*|градиент\w* (?:\w+ )?"
     r"(?:синхрониз\w*|обмен\w*)|ждет синхрониз\w*|больше ждет"
 )
+_ROCE = re.compile(r"(?<![\w])(?:roce\w*|роки|роце)(?![\w])")
+_BEHIND = re.compile(
+    r"медленн\w*|хуже|отста\w*|уступа\w*|тягаться|в разы|тупик|не дотягива\w*|просел\w*"
+)
 _SLOW_NET = re.compile(
     r"(?<![\w])(?:\d+ ?g(?:bit|бит)?|ethernet|эзернет|tcp|сокет\w*|обычн\w* сет\w*)"
 )
@@ -91,7 +104,10 @@ _SCALING = re.compile(
 _PIPELINE = re.compile(
     r"(?<![\w])(?:pipeline|пайплайн\w*|конвейер\w*|по этапам|(?:\d+|несколько) (?:этап|стади)\w*)"
 )
-_IDLE = re.compile(r"простаива\w*|простой|простоя\w*|idle|утилизац\w*|недогруж\w*|ждут друг")
+_IDLE = re.compile(
+    r"простаива\w*|простой|простоя\w*|idle|утилизац\w*|недогруж\w*|ждут друг|без дела|"
+    r"ничего не делают|(?:тупо|просто) сто[яи]т"
+)
 _EXPERTS = re.compile(
     r"expert[ _-]?parallel\w*|параллелизм\w* экспертов|по экспертам|all-?to-?all|moe-?сло\w*"
 )
@@ -164,7 +180,8 @@ def cause(message: ParsedMessage, *, memory: bool) -> Cause | None:
         return None
     if peaks_apart(message):
         return Cause.peaks_apart
-    if _BATCH_UP.search(t) and _PER_USER_SLOW.search(t):
+    batch_up = _BATCH_UP.search(t) or (_MANY_AT_ONCE.search(t) and _TOTAL_UP.search(t))
+    if batch_up and _PER_USER_SLOW.search(t):
         return Cause.batch_against_user
     if _BUSY.search(t) and _QUEUED.search(t):
         return Cause.load_on_cache
@@ -188,6 +205,8 @@ def _slow(t: str, message: ParsedMessage) -> Cause | None:
         return Cause.pipeline_bubble
     if (_EXPERTS.search(t) or "expert-parallelism" in message.terms) and _STALLED.search(t):
         return Cause.expert_traffic
+    if _ROCE.search(t) and _BEHIND.search(t):  # «на RoCE all-reduce в разы медленнее, чем на IB»
+        return Cause.roce_untuned
     if _SYNC.search(t) and (_SERVERS.search(t) or _SLOW_NET.search(t)):
         return Cause.sync_between_servers
     if _SERVERS.search(t) and _SCALING.search(t):  # «на двух нодах шаг почти не быстрее»

@@ -112,3 +112,12 @@ def test_cards_without_nvlink_get_the_works_traffic_and_the_cards_that_have_it(
     assert "на каждом MoE-слое" in lead  # why the link matters to this work, from its entry
     assert "NVLink есть у NVIDIA H100 SXM" in lead  # what helps, from the cards' sheets
     assert "gpu-h100-sxm" in {c.slug for c in a.citations}
+
+
+def test_roce_behind_infiniband_leads_with_the_lossless_network(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer(
+        "кластер на ethernet с RoCE v2, all-reduce между нодами в разы медленнее, чем у коллег "
+        "на InfiniBand. RoCE вообще может тягаться с IB?"
+    )
+    first = first_sentence(a.answer).replace("\u00a0", " ")
+    assert "без потерь (lossless)" in first and "сопоставимую с InfiniBand" in first

@@ -26,6 +26,20 @@ from tests.helpers import read
             "чат-бот на vllm: днём, когда народу много, запросы висят в очереди, ночью летает",
             Cause.load_on_cache,
         ),
+        (  # no «батч» said: many at once and the total up is a larger batch in effect
+            "набежало человек 40 одновременно — каждый ответ печатается медленнее, хотя "
+            "суммарно токенов/с по графане больше",
+            Cause.batch_against_user,
+        ),
+        (
+            "pipeline на 4 этапа, профайлер: в начале и в конце шага карты тупо стоят без дела",
+            Cause.pipeline_bubble,
+        ),
+        (
+            "перешли с infiniband на ethernet с RoCE v2 — all-reduce между нодами в разы "
+            "медленнее. RoCE вообще может тягаться с IB?",
+            Cause.roce_untuned,
+        ),
         (
             "растянули tensor parallel на две ноды по 8 H100 — генерация упала в разы, почему?",
             Cause.tensor_across_servers,
