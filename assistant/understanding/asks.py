@@ -370,6 +370,12 @@ def classify(message: ParsedMessage) -> Reading:
         return _problem(message)
     if peaks_apart(message) and (_PROBLEM.search(t) or _WHY.search(t) or _STRONGER.search(t)):
         return _problem(message)  # «3352 TOPS против 989 TFLOPS — обманули?»: not a comparison
+    # «выбирали по числу CUDA-ядер — у 5090 больше, а H100 в разы быстрее»: the cause the
+    # words name is the answer, not the two cards' sheets
+    named = cause(message, memory=False)
+    symptom = bool(_PROBLEM.search(t))
+    if len(gpus) >= 2 and (named is Cause.cores_counted or (symptom and named is not None)):
+        return _problem(message, named)  # a symptom, not a pick between the cards
     explains = bool(_WHY.search(t))  # «почему она такая быстрая», «что поменялось»
     differs = explains or _PROBLEM.search(t) or _HARDWARE_DIFFERENCE.search(t)
     # not a slice of it or memory that ran out («кусок H100, 13b не влезла»): that is no version
@@ -398,6 +404,8 @@ def classify(message: ParsedMessage) -> Reading:
         and not put_to_us
         and not on_card
     ):
+        if symptom and named not in (None, Cause.peaks_apart):  # «на RoCE all-reduce в разы
+            return _problem(message, named)  # медленнее, чем на IB»: the cause is what is asked
         return Reading(Ask.term_comparison, fields)  # «fp8 vs fp4 — у нас h100, есть смысл?»
     spec = [f for f in fields if f != "offered"]
     # «если беру одну h100 — целая карта или кусок через MIG?»: what a rented card is cut into
@@ -420,7 +428,6 @@ def classify(message: ParsedMessage) -> Reading:
         return Reading(Ask.gpu_fact, fields, yes_no=yes_no, disputed=disputed, sparse=sparse)
     # «карты простаивают при pipeline parallel»: a symptom in words no list above holds; two
     # peaks side by side are one only when the customer doubts them (checked above)
-    named = cause(message, memory=False)
     if _PROBLEM.search(t) or _GONE.search(t) or named not in (None, Cause.peaks_apart):
         return _problem(message, named)
     yes_no = _yes_no(t)

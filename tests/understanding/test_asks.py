@@ -251,3 +251,15 @@ def test_whether_a_rented_cards_memory_is_all_mine_asks_the_provider() -> None:
     r = classify(read("арендую h200 — все 141 гиг будут мои или часть откусывается?"))
     assert r.ask is Ask.provider
     assert classify(read("сколько памяти у H200?")).ask is Ask.gpu_fact
+
+
+def test_a_symptom_between_two_named_things_is_a_problem_not_a_comparison(
+    glossary: Glossary,
+) -> None:
+    reader = Reader(CATALOG, terms=AliasMatcher(glossary))  # RoCE, InfiniBand named as entries
+    roce = "на RoCE all-reduce между нодами в разы медленнее, чем на InfiniBand — почему?"
+    assert classify(reader.read(roce)).ask is Ask.problem
+    plain = "tensor parallel vs pipeline parallel — в чём разница и что юзать между серверами?"
+    assert classify(reader.read(plain)).ask is Ask.term_comparison  # no symptom
+    cores = "выбирали по числу CUDA-ядер: у 5090 больше, чем у H100, а H100 в разы быстрее"
+    assert classify(reader.read(cores)).ask is Ask.problem
