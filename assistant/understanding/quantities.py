@@ -431,6 +431,10 @@ def _gpu_version(out: Found, catalog: Catalog) -> None:
     gpu, memory = out.params.get("gpu"), out.params.get("gpu_memory_gb")
     if not isinstance(gpu, str) or not isinstance(memory, int | float):
         return
+    count = out.params.get("gpus")
+    if isinstance(count, int) and count > 1 and memory == count * catalog.gpus[gpu].memory_gb:
+        del out.params["gpu_memory_gb"]  # «4×H100 … не лезет в 320 гигов»: all the cards'
+        return
     version = catalog.version_with_memory(gpu, float(memory))
     if version is not None:
         out.params["gpu"] = version.id

@@ -403,3 +403,11 @@ def test_a_precisions_digits_are_no_count_of_the_card_after_it() -> None:
 def test_hours_times_days_is_a_daily_use_over_those_days() -> None:
     p = extract("H100 по 4$/ч, примерно 8 часов × 22 дня в месяц").params
     assert (p.hours_per_day, p.duration, p.duration_unit) == (8, 22, "days")
+
+
+def test_the_memory_of_all_the_named_cards_is_not_each_cards() -> None:
+    """«qwen3-235b на 4×H100, почему не лезет в 320 гигов?»: 4 × 80 ГБ, the H100s' total."""
+    p = read("qwen3-235b-a22b bf16 на 4×H100, почему не лезет в 320 гигов?").quantities.params
+    assert p.gpu == "h100-sxm" and p.gpus == 4 and p.gpu_memory_gb is None
+    # a memory that is not the cards' total is still the customer's card («4 A100 по 40 ГБ»)
+    assert read("4 карты A100 по 40 гб").quantities.params.gpu == "a100-40gb"
