@@ -223,7 +223,7 @@ class Answerer:
         failure = u.message.failure  # «max seq len … larger than … KV cache»: the log first
         read = failures.reading(failure) if failure is not None else ""
         cause = (diagnosis.cause(stated[0]), experts)
-        if u.message.signals.active and u.reading.ask is not Ask.error_log:
+        if u.message.signals.active:  # the log, if read, still comes first
             cause = cause[::-1]  # «активных же всего 13B»: every expert held is what they missed
         lead = tuple(x for x in (read, *cause, fix) if x)
         ctx = AnswerContext(

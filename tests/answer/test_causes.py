@@ -121,3 +121,16 @@ def test_roce_behind_infiniband_leads_with_the_lossless_network(fast_pipeline: P
     )
     first = first_sentence(a.answer).replace("\u00a0", " ")
     assert "без потерь (lossless)" in first and "сопоставимую с InfiniBand" in first
+
+
+def test_a_pasted_oom_argued_from_active_parameters_leads_with_every_expert(
+    fast_pipeline: Pipeline,
+) -> None:
+    a = fast_pipeline.answer(
+        "qwen3-235b-a22b, bf16, vllm на 4×H100, tp=4:\n```\ntorch.OutOfMemoryError: CUDA out of "
+        "memory. Tried to allocate 1.50 GiB. GPU 2 has a total capacity of 79.19 GiB of which "
+        "1.03 GiB is free.\n```\nтам же активных всего 22B, почему не лезет в 320 гигов??"
+    )
+    lead = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert "все эксперты должны помещаться в память" in lead.split(". ")[0]
+    assert "не поместится" in lead and "по 80 ГБ, всего 320 ГБ" in lead
