@@ -185,10 +185,15 @@ def _job(inp: CostInput, hourly: float | None, values: Values, example: bool = F
     values["job_cost"] = sig(cost)
     # the total is what «сколько заплачу?» asks: first, with the hours it comes from
     at = "По цене из примера глоссария аренда" if example else "Аренда"
+    total = usd(cost, cents=cost < ROUGH_USD)
     return [
-        f"{at} обойдётся примерно в {usd(cost)}: {inp.gpus} GPU × {span} = {gh} "
+        f"{at} обойдётся примерно в {total}: {inp.gpus} GPU × {span} = {gh} "
         f"по {usd(hourly)} за GPU-час."
     ]
+
+
+# «примерно в 864 $», not «864,00 $»: cents of an approximate total from this sum on
+ROUGH_USD = 100
 
 
 def _assumptions(inp: CostInput, hourly: float | None, example: list[str]) -> list[str]:

@@ -274,3 +274,11 @@ def test_a_rental_states_its_total_first_and_says_an_example_price_is_one() -> N
     first = r.summary_ru.split(". ")[0]
     assert first.startswith("По цене из примера глоссария аренда обойдётся примерно в 4")
     assert "1\u00a0344" in first  # the GPU-hours it is counted from
+
+
+def test_an_approximate_total_of_a_hundred_dollars_or_more_has_no_cents() -> None:
+    big = TOOLBOX.run("gpu_cost", {"gpus": 4, "duration": 72, "price_month": 2190})
+    assert big.values["job_cost"] == pytest.approx(864.0)
+    assert "примерно в 864\u00a0$:" in big.summary_ru and "3,00\u00a0$ за GPU-час" in big.summary_ru
+    small = TOOLBOX.run("gpu_cost", {"gpus": 1, "duration": 10, "price_month": 2190})
+    assert "примерно в 30,00\u00a0$:" in small.summary_ru
