@@ -442,7 +442,9 @@ def test_cards_for_tensor_parallelism_are_told_apart_by_their_link(
         "96 гб) или h100 sxm?"
     )
     lead = a.answer.split("\n")[0].replace("\u00a0", " ")
-    assert lead.startswith("Главное различие — связь между GPU")
+    # «что брать»: the pick first, by the link, then how the links differ
+    assert lead.startswith("Для этой задачи разумнее NVIDIA H100 SXM: связь между GPU — NVLink")
+    assert "Главное различие — связь между GPU" in lead
     assert "на каждом слое" in lead and "64 ГБ/с" in lead and "900 ГБ/с" in lead
     assert {"tensor-parallelism", "pcie-gen5", "nvlink"} <= {c.slug for c in a.citations}
 
