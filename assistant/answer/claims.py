@@ -38,7 +38,7 @@ MARKER = re.compile(r"\[(\d{1,2})\]")
 # as a total — never one card's figure («у L40S 96 ГБ»); «всего 32 ГБ» (only) needs no total
 TOTAL = "scope:total"
 _TOTAL_BEFORE = re.compile(
-    r"(?:всего|вместе|суммарно|в сумме|in total)[\s\u00a0]+(?:около[\s\u00a0]+)?$", re.I
+    r"(?:всего|вместе|суммарн\w*|в сумме|in total)[\s\u00a0]+(?:около[\s\u00a0]+)?$", re.I
 )
 TOTAL_KEYS = frozenset({"total_memory_gb"})
 # what a result's figure is about beyond its GPU and model: the context is the KV cache's

@@ -87,7 +87,8 @@ def cause(first: ToolResult) -> str:
         share = f"{gb_text(weights, gib)} из {gb_text(memory, gib)}"
         n = first.inputs.get("gpus")
         if isinstance(n, int) and n > 1:  # the whole before the share of each card
-            whole = f"{gb_text(weights * n, gib)} из {gb_text(memory * n, gib)}"
+            # «суммарных»: the cards' memory together, as the fit states it («всего 160 ГБ»)
+            whole = f"{gb_text(weights * n, gib)} из суммарных {gb_text(memory * n, gib)}"
             share = f"{whole} (по {share} на каждой из {n} GPU)"
         return f"Одни веса занимают {share} — на KV-кэш и буферы движка остаётся мало места. {text}"
     return text

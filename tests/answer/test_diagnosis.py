@@ -131,7 +131,8 @@ def test_weights_that_fill_several_cards_are_stated_whole_then_per_card(
     values = a.tool_calls[0].result["values"]
     per = str(values["weights_per_gpu_gb"]).replace(".", ",")
     lead = a.answer.split(". ")[0]
-    assert "из 96\u00a0ГБ" in lead and f"по {per}\u00a0ГБ из 48\u00a0ГБ на каждой из 2 GPU" in lead
+    assert "из суммарных 96\u00a0ГБ" in lead
+    assert f"по {per}\u00a0ГБ из 48\u00a0ГБ на каждой из 2 GPU" in lead
 
 
 def test_cards_without_a_direct_link_read_as_no_nvlink_over_pcie() -> None:
