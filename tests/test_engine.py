@@ -264,3 +264,12 @@ def test_double_precision_work_picks_the_data_centre_card(fast_pipeline: Pipelin
     assert first.startswith("Для расчётов в FP64 разумнее NVIDIA H100 SXM, а не")
     assert "лишь малую долю своей производительности в FP32" in first
     assert "fp64" in {c.slug for c in a.citations}
+
+
+def test_ddp_or_fsdp_is_computed_both_ways_and_picked(fast_pipeline: Pipeline) -> None:
+    a = fast_pipeline.answer("full fine-tune 13B модели на 8×H100. обычный DDP или FSDP?")
+    assert a.route == "numeric" and len(a.tool_calls) == 2
+    per_gpu = {c.arguments["sharding"]: c.result["values"]["per_gpu_gb"] for c in a.tool_calls}
+    first = a.answer.split("\n")[0].replace("\u00a0", " ")
+    assert first.startswith("Подойдёт только FSDP (около 26 ГБ на GPU)")
+    assert f"с DDP (около {round(per_gpu['none'])} ГБ на GPU) не поместится" in first

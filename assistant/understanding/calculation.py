@@ -150,7 +150,7 @@ def _upgrade(tool: ToolName, p: Params) -> ToolName:
 
 def merge(carried: Params, ex: Extraction, fresh: bool) -> Params:
     base = Params() if fresh else carried.without("tool")
-    new = ex.params.without("compare_precisions", "compare_methods")
+    new = ex.params.without("compare_precisions", "compare_methods", "compare_sharding")
     if _changes_gpus_of_total_price(base, new):
         n = int(base.gpus or 1)
         split = {k: v / n for k in ("price_month", "price_hour") if (v := getattr(base, k))}
@@ -460,6 +460,9 @@ def _runs(
     methods = ex.params.compare_methods or ()
     if tool == ToolName.vram_training and len(methods) > 1:  # «фулл файнтюн или LoRA?»
         return tuple(args.updated(method=m) for m in methods)
+    shardings = ex.params.compare_sharding or ()
+    if tool == ToolName.vram_training and len(shardings) > 1:  # «обычный DDP или FSDP?»
+        return tuple(args.updated(sharding=s) for s in shardings)
     if tool == ToolName.vram_training and args.gpu in ex.gpus and len(ex.gpus) > 1:
         return _each_card(args, ex)  # «8×H100 с FSDP или 8×B200?»
     if _cache_only(tool, ex) and len(ex.models) > 1:  # «кэш у llama 2 7b и у llama 3 8b»

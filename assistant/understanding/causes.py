@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from assistant.understanding.lexicon import AI_TOPS, CARD, FP64
+from assistant.understanding.lexicon import AI_TOPS, CARD, DATA_PARALLEL, FP64
 from assistant.understanding.reader import ParsedMessage
 
 
@@ -45,7 +45,7 @@ class Cause(StrEnum):
     roce_untuned = "roce_untuned"  # RoCE slower than InfiniBand: only a lossless network matches
 
 
-_DATA_PARALLEL = re.compile(r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])")
+_DATA_PARALLEL = re.compile(DATA_PARALLEL)
 _MORE_CARDS = re.compile(
     rf"(?<![\w])(?:добав\w*|докин\w*|докупи\w*|увеличи\w*|поставил\w*) (?:ещ[её] )?"
     rf"(?:\d+ |пару |несколько )?{CARD}"

@@ -56,6 +56,8 @@ OUR_THING = (
     r"дата-?центр\w*|облак\w*|вм\w*|виртуалк\w*)"
 )
 # double precision as written: «fp64», «double precision», «двойной точности»
+# plain data parallelism, a full copy on each card («DDP», «обычный data parallel»)
+DATA_PARALLEL = r"(?<![\w])(?:ddp|distributeddataparallel|data parallel\w*|дп)(?![\w])"
 FP64 = r"(?:fp ?64|фп ?64|float ?64|double(?: precision)?|двойн\w* точност\w*)"
 # AI TOPS, the peak vendors state for AI at low precision with sparsity («3352 AI TOPS»)
 AI_TOPS = r"(?:ai[- ]?tops|tops|топс\w*)"

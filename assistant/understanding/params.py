@@ -56,6 +56,7 @@ class Params(BaseModel):
     method: str | None = None
     compare_methods: tuple[str, ...] | None = None  # «фулл файнтюн или LoRA?»: each one computed
     sharding: str | None = None
+    compare_sharding: tuple[str, ...] | None = None  # «DDP или FSDP?»: a copy on each and sharded
     lora_trainable_pct: Number | None = None
     # cost
     price_month: Number | None = None

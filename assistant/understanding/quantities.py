@@ -42,7 +42,7 @@ from assistant.understanding.amounts import bare_context as _bare_context
 from assistant.understanding.architecture import architecture
 from assistant.understanding.dates import DateMention
 from assistant.understanding.hardware import gpu_memory, unknown_gpu
-from assistant.understanding.lexicon import CARD_WORD
+from assistant.understanding.lexicon import CARD_WORD, DATA_PARALLEL
 from assistant.understanding.params import Params
 from assistant.understanding.periods import masked
 
@@ -291,6 +291,12 @@ def _training(t: str, out: Found) -> None:
         out.params["sharding"] = f"zero{m.group(1) or m.group(2)}"
     elif re.search(r"fsdp|фсдп", t):
         out.params["sharding"] = "fsdp"
+    copies = re.search(DATA_PARALLEL, t)
+    if copies and "sharding" in out.params:  # «обычный DDP или FSDP?»: both computed, in order
+        sharded = re.search(r"fsdp|фсдп|zero|зеро", t)
+        first = copies.start() < (sharded.start() if sharded else len(t))
+        pair = ["none", out.params["sharding"]]
+        out.params["compare_sharding"] = pair if first else pair[::-1]
 
 
 # egress allowance (glossary:egress): outbound traffic, not traffic in general («льют трафик»,

@@ -411,3 +411,11 @@ def test_the_memory_of_all_the_named_cards_is_not_each_cards() -> None:
     assert p.gpu == "h100-sxm" and p.gpus == 4 and p.gpu_memory_gb is None
     # a memory that is not the cards' total is still the customer's card («4 A100 по 40 ГБ»)
     assert read("4 карты A100 по 40 гб").quantities.params.gpu == "a100-40gb"
+
+
+def test_ddp_weighed_against_sharding_computes_both_in_order() -> None:
+    p = read("full fine-tune 13B на 8×H100: обычный DDP или FSDP?").quantities.params
+    assert p.sharding == "fsdp" and p.compare_sharding == ("none", "fsdp")
+    q = read("7b на 8 a100 — zero-3 или ddp?").quantities.params
+    assert q.compare_sharding == ("zero3", "none")
+    assert read("full fine-tune 13B на 8×H100 с FSDP").quantities.params.compare_sharding is None
