@@ -214,3 +214,10 @@ def test_later_per_part_values_are_used_when_present() -> None:
     d = build_display(result.model_copy(update={"values": values}), CATALOG)
     [overhead] = [r for r in d.rows if r.label.startswith("Запас")]
     assert overhead.value == f"15–40{NB}ГБ"
+
+
+def test_a_training_headline_declines_the_model_after_the_method() -> None:
+    """«Полное дообучение модели на 13 млрд параметров», not «… модель на …»."""
+    result = TOOLBOX.run("vram_training", {"params_b": 13, "method": "full"})
+    head = build_display(result, CATALOG).headline.replace("\u00a0", " ")
+    assert head.startswith("Полное дообучение модели на 13 млрд параметров")

@@ -39,7 +39,7 @@ def who(f: Facts) -> str:
 def _of_whom(f: Facts) -> str:
     """«Llama 3 8B» or «модели на 8 млрд параметров» (after «Полное дообучение …»)."""
     text = who(f)
-    return "м" + text[1:].replace("Модель", "одели", 1) if text.startswith("Модель") else text
+    return "модели" + text[len("Модель") :] if text.startswith("Модель") else text
 
 
 def total(f: Facts) -> tuple[float | None, float | None]:
