@@ -27,6 +27,7 @@ from assistant.answer.plans import (
     offered_lead,
     provider_also,
     provider_lead,
+    provider_statements,
     vendor_lead,
 )
 from assistant.answer.specs import (
@@ -293,16 +294,16 @@ class CardAnswers:
             return self._offered(u, gpus[:1], searched, history)
         if u.reading.listing and not gpus:  # «какие карты у вас можно взять?»: all of them
             return self._offered(u, [], searched, history)
-        found = provider_lead(
-            self.bank, self.entries, searched.retrieval, searched.question.text, u.reading
-        )
+        question = searched.question.text
+        scored = provider_statements(self.bank, self.entries, searched.retrieval, question)
+        found = provider_lead(scored, question, u.reading)
         if found is None:
             return None
-        entry, question = found.entry, searched.question.text
-        scored = self.bank.scores(entry, searched.retrieval.vector, question)
+        entry = found.entry
+        own = self.bank.scores(entry, searched.retrieval.vector, question)
         rest = [
             s
-            for s, _ in sorted(scored, key=lambda x: -x[1])
+            for s, _ in sorted(own, key=lambda x: -x[1])
             if s != found.sentence and not is_reference(s, entry)
         ][:PROVIDER_MORE]
         picked = [Picked(entry, 1, tuple(rest))] if rest else []
@@ -311,7 +312,7 @@ class CardAnswers:
             sheet = self.entries[sheet_slug(gpus[0].id)]
             picked.append(Picked(sheet, 2, ()))
             lead.append(with_marker(sheet_sentences(gpus[0])["memory"], 2))
-        also = provider_also(self.bank, self.entries, searched.retrieval, question, found)
+        also = provider_also(self.bank, self.entries, scored, found)
         if also is not None:  # «MIG или time-slicing?»: FullGPU's word on each
             number = max((p.number for p in picked), default=1) + 1
             picked.append(Picked(also.entry, number, ()))

@@ -1,6 +1,6 @@
 """Understanding + the glossary evidence → what an answer plan says first, per kind of question.
 
-    provider_lead(bank, entries, retrieval, question, reading)
+    provider_lead(provider_statements(bank, entries, retrieval, question), question, reading)
         → «Нет: FullGPU не делит GPU на разделы: …» (the provider's own sentence, yes or no first)
     offered_lead(gpu, catalog) → «Нет: FullGPU не предлагает NVIDIA H100 PCIe в аренду. Из этой
                                   семьи есть NVIDIA H100 SXM.»
@@ -16,7 +16,7 @@ reply.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from assistant.answer.compose import SentenceBank, standalone
@@ -40,6 +40,10 @@ ALSO_MARGIN = 0.05
 _POINTS_BACK = re.compile(r"\bименно так\b|^(?:Так|Поэтому|Это)\b")
 
 
+# a FullGPU statement with its score against the question and the entry it comes from
+Statement = tuple[float, Entry, str]
+
+
 @dataclass(frozen=True)
 class Lead:
     """A sentence an answer opens with, from one entry."""
@@ -49,16 +53,11 @@ class Lead:
     text: str  # as the answer says it («Нет: …»)
 
 
-def provider_lead(
-    bank: SentenceBank,
-    entries: Mapping[str, Entry],
-    retrieval: Retrieval,
-    question: str,
-    reading: Reading,
-) -> Lead | None:
-    """The provider's own sentence that best answers the question, from one of the best
-    entries; «Да: » or «Нет: » before it when the question is a plain yes/no one."""
-    best = max(_provider_statements(bank, entries, retrieval, question), key=_score, default=None)
+def provider_lead(scored: Sequence[Statement], question: str, reading: Reading) -> Lead | None:
+    """The provider's own sentence that best answers the question (`scored`:
+    provider_statements), from one of the best entries; «Да: » or «Нет: » before it when the
+    question is a plain yes/no one."""
+    best = max(scored, key=_score, default=None)
     if best is None:
         return None
     _, entry, sentence = best
@@ -72,18 +71,13 @@ def provider_lead(
 
 
 def provider_also(
-    bank: SentenceBank,
-    entries: Mapping[str, Entry],
-    retrieval: Retrieval,
-    question: str,
-    lead: Lead,
+    bank: SentenceBank, entries: Mapping[str, Entry], scored: Sequence[Statement], lead: Lead
 ) -> Lead | None:
     """FullGPU's sentence in an entry related to the lead's that answers the question about as
     well: «вы делите карты через MIG или time-slicing?» — MIG's «не делит GPU на разделы» and
     time-slicing's «только ваши задачи». A sentence that points back («работают именно так»)
     comes with the one before it."""
     near = {*lead.entry.related, *(s for s, e in entries.items() if lead.entry.slug in e.related)}
-    scored = list(_provider_statements(bank, entries, retrieval, question))
     top = max(scored, key=_score, default=None)
     if top is None:
         return None
@@ -97,14 +91,21 @@ def provider_also(
     return Lead(entry, sentence, text)
 
 
-def _score(found: tuple[float, Entry, str]) -> float:
+def _score(found: Statement) -> float:
     return found[0]
 
 
-def _provider_statements(
+def provider_statements(
     bank: SentenceBank, entries: Mapping[str, Entry], retrieval: Retrieval, question: str
-) -> Iterable[tuple[float, Entry, str]]:
-    """(score, entry, sentence) of every FullGPU statement, the best entries ranked first."""
+) -> list[Statement]:
+    """(score, entry, sentence) of every FullGPU statement, the best entries ranked first:
+    scored once, for the lead and for what a related entry adds to it."""
+    return list(_statements_of(bank, entries, retrieval, question))
+
+
+def _statements_of(
+    bank: SentenceBank, entries: Mapping[str, Entry], retrieval: Retrieval, question: str
+) -> Iterable[Statement]:
     ranked = [h.slug for h in retrieval.hits[:PROVIDER_HITS]]
     # every entry may speak for the provider («а можно пол-карты подешевле?» finds GDDR7 and
     # VRAM, FullGPU's «не делит GPU» is in vGPU's); one the search did not rank comes last
