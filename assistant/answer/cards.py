@@ -224,7 +224,7 @@ class CardAnswers:
             f"Для своего кода на CUDA разумнее {short_name(nvidia[0])}: {short_name(amd[0])} — "
             "GPU AMD, на нём работает ROCm."
         )
-        picked, said = leads.cite(picked, rocm, split_sentences(rocm.text)[0], first=first)
+        picked, said = leads.cite(picked, rocm, self.bank.sentences[rocm.slug][0], first=first)
         return picked, [verdict, said]
 
     def _links(
@@ -314,8 +314,8 @@ class CardAnswers:
             lead.append(with_marker(sheet_sentences(gpus[0])["memory"], 2))
         also = provider_also(self.bank, self.entries, scored, found)
         if also is not None:  # «MIG или time-slicing?»: FullGPU's word on each
-            number = max((p.number for p in picked), default=1) + 1
-            picked.append(Picked(also.entry, number, ()))
+            joined, number = leads.joined(tuple(picked), also.entry, first=2)
+            picked = list(joined)
             lead += [with_marker(s, number) for s in split_sentences(also.text)]
         top = self.entries.get(searched.retrieval.hits[0].slug) if searched.retrieval.hits else None
         cited = {entry.slug, *(p.entry.slug for p in picked)}

@@ -1,6 +1,7 @@
 """Picked sentences + what the answer plan found → the cited sentences put in front of an
 answer, with the picked entries they come from.
 
+    joined(picked, entry)             (picked, n): the entry among the sources, its number
     cite(picked, entry, sentence)     («…», [n]): a sentence said in the lead, cited
     cite_all(picked, said)            several, in order («…[1]. Это самый простой… [1]»)
     side_by_side(bank, picked)        «A — … [1], а B — … [2].»: two terms' definitions
@@ -32,17 +33,27 @@ from assistant.understanding.reader import ParsedMessage
 LINK_ENTRIES = ("pcie-gen5", "nvlink")
 
 
+def joined(
+    picked: tuple[Picked, ...], entry: Entry, first: int = 1
+) -> tuple[tuple[Picked, ...], int]:
+    """The entry among the sources and its number: one already picked keeps its own, another
+    joins after the rest with no sentence of its own (`first`: where numbering starts)."""
+    at = next((p for p in picked if p.entry is entry), None)
+    if at is not None:
+        return picked, at.number
+    number = max((p.number for p in picked), default=first - 1) + 1
+    return (*picked, Picked(entry, number, ())), number
+
+
 def cite(
     picked: tuple[Picked, ...], entry: Entry, sentence: str, first: int = 1
 ) -> tuple[tuple[Picked, ...], str]:
     """`sentence` of `entry` said in the lead, with its marker: an entry not yet picked joins with
     no sentence of its own, one already picked gives the sentence up to the lead. `first`: the
     number the picked entries start at (after the cards' sheets)."""
-    out = list(picked)
-    at = next((i for i, p in enumerate(out) if p.entry is entry), None)
-    if at is None:
-        out.append(Picked(entry, max((p.number for p in out), default=first - 1) + 1, ()))
-        at = len(out) - 1
+    joined_, number = joined(picked, entry, first)
+    out = list(joined_)
+    at = next(i for i, p in enumerate(out) if p.number == number)
     p = out[at]
     # an entry's definition names its subject in front («Blackwell — архитектура…»); another
     # sentence is made to stand alone; a paragraph may hold it in that form (evidence.py)
@@ -137,11 +148,8 @@ def linked_cards(
     sheets = [e for g in having if (e := entries.get(sheet_slug(g.id))) is not None]
     if len(lines) < 2 or len(sheets) < len(having):
         return picked, None
-    out, marks = list(picked), []
+    marks = []
     for sheet in sheets:
-        at = next((p for p in out if p.entry is sheet), None)
-        if at is None:
-            at = Picked(sheet, max((p.number for p in out), default=0) + 1, ())
-            out.append(at)
-        marks.append(f"[{at.number}]")
-    return tuple(out), f"{lines[1].removesuffix('.')} {''.join(marks)}."
+        picked, number = joined(picked, sheet)
+        marks.append(f"[{number}]")
+    return picked, f"{lines[1].removesuffix('.')} {''.join(marks)}."

@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from assistant.answer.compose import SentenceBank, standalone
-from assistant.answer.specs import no_fp8, short_name
+from assistant.answer.specs import FP4_HELD, no_fp8, short_name
+from assistant.calculators.units import PRECISION_LABEL
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 from assistant.search.retrieval import Retrieval
@@ -246,7 +247,6 @@ def lacks_link(gpu: Gpu, terms: Iterable[str], several: bool) -> bool:
 
 # precisions from the fewest bits up: a pick among them takes the fewest the card computes in
 _BITS = ("fp4", "fp8", "bf16")
-_PRECISION_LABEL = {"fp4": "FP4", "fp8": "FP8", "bf16": "BF16"}
 
 
 def supported_pick(gpu: Gpu, terms: Iterable[str]) -> str:
@@ -261,12 +261,11 @@ def supported_pick(gpu: Gpu, terms: Iterable[str]) -> str:
         return ""
     name, arch = short_name(gpu), gpu.architecture
     why = (
-        f"аппаратной поддержки FP4 у неё нет ({arch}) — веса в FP4 она хранит, но вычисления "
-        "в FP4 не ускоряет"
+        f"аппаратной поддержки FP4 у неё нет ({arch}) — {FP4_HELD}"
         if "fp4" in lacking
         else f"FP8 она не поддерживает ({arch})"
     )
-    return f"Для {name} разумнее {_PRECISION_LABEL[able[0]]}: {why}."
+    return f"Для {name} разумнее {PRECISION_LABEL[able[0]]}: {why}."
 
 
 def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
@@ -280,10 +279,7 @@ def lacking_cause(gpu: Gpu, terms: Iterable[str], several: bool) -> str:
     if feature == "nvlink":
         return f"У {name} нет NVLink, поэтому обмен данными между картами идёт медленнее."
     if feature == "fp4":
-        return (
-            f"У {name} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в FP4 она хранит, "
-            "но вычисления в FP4 не ускоряет."
-        )
+        return f"У {name} нет аппаратной поддержки FP4 ({gpu.architecture}): {FP4_HELD}."
     if feature == "fp8":
         return f"{name} не поддерживает FP8 ({gpu.architecture})."
     return ""

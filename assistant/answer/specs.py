@@ -14,9 +14,9 @@ it among the sources, and /gpus/<id> shows it with the source of every figure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from assistant.calculators.units import NBSP, bandwidth, num
+from assistant.calculators.units import NBSP, bandwidth, gb_text, num
 from assistant.corpus.catalog import Catalog, Gpu
 from assistant.corpus.glossary import Entry
 
@@ -100,6 +100,10 @@ def sheet_sentences(gpu: Gpu) -> dict[str, str]:
         "overview": _overview(gpu, name, rates),
     }
     return {k: v for k, v in out.items() if v}
+
+
+# what a card without FP4 in hardware does with 4-bit weights (the FP4 entry)
+FP4_HELD = "веса в FP4 она хранит, но вычисления в FP4 не ускоряет"
 
 
 def _fp8_support(gpu: Gpu, name: str) -> str:
@@ -254,48 +258,33 @@ def use_verdict(gpus: Sequence[Gpu], numbers: Sequence[int], terms: Iterable[str
     if len(gpus) != 2:
         return ""
     named, mark = set(terms), dict(zip((g.id for g in gpus), numbers, strict=True))
+
+    def against(best: Gpu, label: str, value: Callable[[Gpu], str]) -> tuple[Gpu, str]:
+        other = next(g for g in gpus if g is not best)
+        return best, (
+            f"{label} — {value(best)} [{mark[best.id]}] против {value(other)} у "
+            f"{short_name(other)} [{mark[other.id]}]"
+        )
+
     reasons: list[tuple[Gpu, str]] = []
     if "fp4" in named:
         able = [g for g in gpus if g.fp4_support]
         if len(able) == 1:
             reasons.append((able[0], f"FP4 аппаратно поддерживает только она [{mark[able[0].id]}]"))
         elif all(g.fp4_tflops for g in gpus) and gpus[0].fp4_tflops != gpus[1].fp4_tflops:
-            best, other = sorted(gpus, key=lambda g: -(g.fp4_tflops or 0.0))
-            reasons.append(
-                (
-                    best,
-                    f"в FP4 — {_tflops(best.fp4_tflops)} [{mark[best.id]}] против "
-                    f"{_tflops(other.fp4_tflops)} у {short_name(other)} [{mark[other.id]}]",
-                )
-            )
+            best = max(gpus, key=lambda g: g.fp4_tflops or 0.0)
+            reasons.append(against(best, "в FP4", lambda g: _tflops(g.fp4_tflops)))
     linked = [g for g in gpus if g.nvlink]
     if named & {"tensor-parallelism", "expert-parallelism"} and len(linked) == 1:
-        best = linked[0]  # the work exchanges data on every layer: the link decides
-        other = next(g for g in gpus if g is not best)
-        reasons.append(
-            (
-                best,
-                f"связь между GPU — {best.interconnect} [{mark[best.id]}] против "
-                f"{other.interconnect} у {short_name(other)} [{mark[other.id]}]",
-            )
-        )
+        # the work exchanges data on every layer: the link decides
+        reasons.append(against(linked[0], "связь между GPU", lambda g: g.interconnect))
     if "moe" in named and gpus[0].memory_gb != gpus[1].memory_gb:
-        best, other = sorted(gpus, key=lambda g: -g.memory_gb)
-        reasons.append(
-            (
-                best,
-                f"памяти — {_gb(best)} [{mark[best.id]}] против {_gb(other)} у "
-                f"{short_name(other)} [{mark[other.id]}]",
-            )
-        )
+        best = max(gpus, key=lambda g: g.memory_gb)
+        reasons.append(against(best, "памяти", lambda g: gb_text(g.memory_gb)))
     if len({g.id for g, _ in reasons}) != 1:  # nothing decides, or the figures pull apart
         return ""
     best = reasons[0][0]
     return f"Для этой задачи разумнее {short_name(best)}: " + "; ".join(r for _, r in reasons) + "."
-
-
-def _gb(gpu: Gpu) -> str:
-    return f"{num(gpu.memory_gb)}{NBSP}ГБ"
 
 
 def same_specs(gpus: Sequence[Gpu], numbers: Sequence[int]) -> str:

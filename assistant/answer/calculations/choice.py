@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant.answer.specs import short_name
+from assistant.answer.specs import FP4_HELD, short_name
 from assistant.calculators.base import ToolResult
 from assistant.calculators.training import SHARDING_RU
 from assistant.calculators.units import (
@@ -312,7 +312,7 @@ def _below_fp4(fitting: Sequence[ToolResult], catalog: Catalog) -> str:
         return ""
     return (
         f"{_label(instead)}: аппаратной поддержки FP4 у {short_name(gpu)} нет "
-        f"({gpu.architecture}) — веса в FP4 она хранит, но вычисления в FP4 не ускоряет"
+        f"({gpu.architecture}) — {FP4_HELD}"
     )
 
 
@@ -323,8 +323,7 @@ def _no_fp4(results: Sequence[ToolResult], catalog: Catalog) -> str:
     for gpu in _cards(results, catalog):
         if not gpu.fp4_support and any(str(r.inputs.get("precision")) == "fp4" for r in results):
             out.append(
-                f" У {gpu.short} нет аппаратной поддержки FP4 ({gpu.architecture}): веса в FP4 "
-                "она хранит, но вычисления в FP4 не ускоряет."
+                f" У {gpu.short} нет аппаратной поддержки FP4 ({gpu.architecture}): {FP4_HELD}."
             )
     return "".join(out)
 
