@@ -221,3 +221,12 @@ def test_a_training_headline_declines_the_model_after_the_method() -> None:
     result = TOOLBOX.run("vram_training", {"params_b": 13, "method": "full"})
     head = build_display(result, CATALOG).headline.replace("\u00a0", " ")
     assert head.startswith("Полное дообучение модели на 13 млрд параметров")
+
+
+def test_a_training_headline_on_several_cards_names_the_setup() -> None:
+    """«DDP или FSDP?» computed side by side: the two cards read apart by their headlines."""
+    ddp = TOOLBOX.run("vram_training", {"params_b": 13, "gpus": 8, "sharding": "none"})
+    fsdp = TOOLBOX.run("vram_training", {"params_b": 13, "gpus": 8, "sharding": "fsdp"})
+    heads = [build_display(r, CATALOG).headline.replace("\u00a0", " ") for r in (ddp, fsdp)]
+    assert "с DDP на 8 GPU: около 208 ГБ на GPU" in heads[0]
+    assert "с FSDP на 8 GPU: около 26 ГБ на GPU" in heads[1]

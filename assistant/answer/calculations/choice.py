@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from assistant.answer.calculations.words import SHARDING_NAME
 from assistant.answer.specs import FP4_HELD, short_name
 from assistant.calculators.base import ToolResult
-from assistant.calculators.training import SHARDING_RU
 from assistant.calculators.units import (
     NBSP,
     PRECISION_LABEL,
@@ -373,8 +373,6 @@ def _verdict(r: ToolResult) -> str:
 
 
 _METHOD_NAME = {"full": "полное дообучение", "lora": "LoRA", "qlora": "QLoRA"}
-# a copy of everything on each card is plain data parallelism (DDP); the rest shard it
-_SHARDING_NAME = {"none": "DDP", **SHARDING_RU}
 
 
 def _count(r: ToolResult) -> int:
@@ -395,7 +393,7 @@ def _option_name(r: ToolResult, catalog: Catalog, options: Sequence[ToolResult])
     if len({str(o.inputs.get("method")) for o in options}) > 1:
         return _METHOD_NAME.get(str(r.inputs.get("method")), "этот вариант"), ""
     if len({str(o.inputs.get("sharding")) for o in options}) > 1:  # «обычный DDP или FSDP?»
-        name = _SHARDING_NAME.get(str(r.inputs.get("sharding")), "этот вариант")
+        name = SHARDING_NAME.get(str(r.inputs.get("sharding")), "этот вариант")
         need = r.values.get("per_gpu_gb")  # what each card holds: the copy, or its share
         return (
             f"{name} (около {gb_text(need)} на GPU)" if isinstance(need, int | float) else name

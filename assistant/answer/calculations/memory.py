@@ -13,6 +13,7 @@ from assistant.answer.calculations.facts import Body, Facts, number
 from assistant.answer.calculations.words import (
     METHOD_TITLE,
     NBSP,
+    SHARDING_NAME,
     gb,
     gpu_name,
     model_name,
@@ -120,7 +121,10 @@ def _training(f: Facts) -> Body:
         note = "шардируются и веса, градиенты, оптимизатор"
         rows.append(DisplayRow(label="С ZeRO-3 или FSDP", value=f.gb(sharded), note=note))
     method = METHOD_TITLE.get(str(f.arg("method") or "full"), "Обучение")
-    head = f"{method} {_of_whom(f)}: около {f.gb(per or whole or 0)} на GPU без активаций"
+    # «… с FSDP на 8 GPU»: two setups weighed side by side read apart by their headlines
+    setup = f" с {SHARDING_NAME.get(str(f.arg('sharding') or 'none'), 'DDP')} на {gpus}{NBSP}GPU"
+    head = f"{method} {_of_whom(f)}{setup if gpus > 1 else ''}: около {f.gb(per or whole or 0)}"
+    head += " на GPU без активаций"
     gpu = f.arg("gpu")
     if isinstance(gpu, str) and gpu and isinstance(f.result.values.get("fits"), bool):
         verdict = "поместится" if f.result.values["fits"] else "не поместится"

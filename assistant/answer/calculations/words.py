@@ -28,6 +28,8 @@ METHOD_TITLE = {
 METHOD_TEXT = {"full": "полное дообучение", "lora": "LoRA", "qlora": "QLoRA"}
 SHARDING_TEXT = {"none": "без шардирования", "zero1": "ZeRO-1", "zero2": "ZeRO-2"}
 SHARDING_TEXT |= {"zero3": "ZeRO-3", "fsdp": "FSDP"}
+# a setup by its name: a full copy on each card is plain data parallelism (DDP)
+SHARDING_NAME = SHARDING_TEXT | {"none": "DDP"}
 # «на 1 неделю», «на 3 суток»: the accusative after «на»
 UNIT_WORDS_ON = UNIT_RU | {"weeks": ("неделю", "недели", "недель")}
 
